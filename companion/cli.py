@@ -1,0 +1,105 @@
+"""The ``companion`` command line: a thin layer over rules, vision, store and web.
+
+Exit status: 0 success, 1 some input could not be processed (the rest still was), 2 usage error.
+Errors go to stderr as one line naming the bad input; ``--json`` output alone goes to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+EXIT_OK, EXIT_PARTIAL, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad command-line input: reported as one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not argparse's usage block
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="companion", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    scan = commands.add_parser("scan", help="find every tile in photos and read its pips")
+    scan.add_argument("photos", nargs="+", metavar="PHOTO")
+    scan.add_argument("--profile", default=None, help="set profile name or JSON file (default: giant-wood)")
+    scan.add_argument("--annotate", metavar="DIR", help="write an annotated picture per photo into DIR")
+    scan.add_argument("--json", action="store_true", help="JSON Lines on stdout, one object per photo")
+    scan.set_defaults(handler=_cmd_scan)
+
+    verify = commands.add_parser("verify", help="check every junction of a line of play in a photo")
+    verify.add_argument("photo", metavar="PHOTO")
+    verify.add_argument("--profile", default=None)
+    verify.add_argument("--annotate", metavar="DIR")
+    verify.add_argument("--json", action="store_true")
+    verify.set_defaults(handler=_cmd_verify)
+
+    score = commands.add_parser("score", help="score the end of a round from the hands left over")
+    score.add_argument("--rules", required=True, metavar="PRESET")
+    score.add_argument("--boneyard", default=None, metavar="HAND")
+    score.add_argument("--table", default=None, metavar="HAND")
+    score.add_argument("--json", action="store_true")
+    score.add_argument("hands", nargs="+", metavar="NAME=HAND")
+    score.set_defaults(handler=_cmd_score)
+
+    rules = commands.add_parser("rules", help="list the rule presets and how each reads its manual")
+    rules.add_argument("--json", action="store_true")
+    rules.set_defaults(handler=_cmd_rules)
+
+    calibrate = commands.add_parser("calibrate", help="learn a set profile from one photo of the whole set")
+    calibrate.add_argument("photo", metavar="PHOTO")
+    calibrate.add_argument("--name", required=True)
+    calibrate.add_argument("--set", dest="set_name", default="double-six",
+                           choices=["double-six", "double-nine", "double-twelve"])
+    calibrate.set_defaults(handler=_cmd_calibrate)
+
+    serve = commands.add_parser("serve", help="run the party dashboard")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--db", default=None, metavar="PATH")
+    serve.set_defaults(handler=_cmd_serve)
+    return parser
+
+
+def _cmd_scan(args: argparse.Namespace) -> int:
+    raise UsageError("companion scan: not available yet")
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    raise UsageError("companion verify: not available yet")
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    raise UsageError("companion score: not available yet")
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    raise UsageError("companion rules: not available yet")
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    raise UsageError("companion calibrate: not available yet")
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    raise UsageError("companion serve: not available yet")
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return args.handler(args)
+    except UsageError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""Junction geometry on constructed tiles: lines, crosswise doubles, spinners, corners, near misses."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.vision.junctions import (
+    Junction,
+    JunctionConfig,
+    JunctionKind,
+    TileOutlineError,
+    find_junctions,
+)
+
+W = 40.0  # tile width in pixels; a tile is 2 W long
+
+
+@dataclass(frozen=True)
+class FakeTile:
+    pips: tuple[int, int]
+    corners: np.ndarray
+    confidence: float = 0.95
+
+
+def tile(a: int, b: int, centre: tuple[float, float], angle_deg: float, width: float = W) -> FakeTile:
+    """A tile whose axis runs from the ``a`` end to the ``b`` end at ``angle_deg`` (0 = towards +x)."""
+    t = math.radians(angle_deg)
+    axis = np.array([math.cos(t), math.sin(t)])
+    side = np.array([-math.sin(t), math.cos(t)])
+    c = np.array(centre, dtype=float)
+    end_a, end_b = c - axis * width, c + axis * width
+    corners = np.array([end_a - side * width / 2, end_a + side * width / 2,
+                        end_b + side * width / 2, end_b - side * width / 2])
+    return FakeTile((a, b), corners)
+
+
+def summary(junctions: tuple[Junction, ...]) -> list[tuple[tuple[int, int], tuple[int, int], str, bool]]:
+    return [(j.tiles, j.pips, j.kind.value, j.ok) for j in junctions]
+
+
+def test_a_straight_line_meets_end_to_end():
+    gap = 2.0
+    tiles = [tile(6, 4, (0, 0), 0), tile(4, 2, (2 * W + gap, 0), 0), tile(5, 2, (4 * W + 2 * gap, 0), 180)]
+    assert summary(find_junctions(tiles)) == [
+        ((0, 1), (4, 4), "end-to-end", True),
+        ((1, 2), (2, 2), "end-to-end", True),
+    ]
+
+
+def test_the_touching_half_follows_the_corner_order_not_the_reading_order():
+    # 4-6 laid with its 6 end pointing at the next tile's 6 end.
+    tiles = [tile(4, 6, (0, 0), 0), tile(6, 1, (2 * W, 0), 0)]
+    (junction,) = find_junctions(tiles)
+    assert junction.halves == (1, 0) and junction.pips == (6, 6) and junction.ok
+
+
+def test_a_crosswise_double_touches_with_its_long_sides():
+    # 6-4 -> [4-4 crosswise] -> 4-1: the line runs along x, the double stands along y.
+    tiles = [tile(6, 4, (-1.5 * W, 0), 0), tile(4, 4, (0, 0), 90), tile(4, 1, (1.5 * W, 0), 0)]
+    assert summary(find_junctions(tiles)) == [
+        ((0, 1), (4, 4), "crosswise", True),
+        ((1, 2), (4, 4), "crosswise", True),
+    ]
+
+
+def test_a_crosswise_tile_read_as_a_non_double_cannot_match():
+    tiles = [tile(6, 4, (-1.5 * W, 0), 0), tile(4, 3, (0, 0), 90)]
+    (junction,) = find_junctions(tiles)
+    assert junction.kind is JunctionKind.CROSSWISE
+    assert junction.pips == (4, 3) and not junction.ok
+
+
+def test_a_spinner_branches_four_ways():
+    spinner = tile(5, 5, (0, 0), 90)  # crosswise: long sides face -x and +x, ends face -y and +y
+    tiles = [
+        spinner,
+        tile(3, 5, (-1.5 * W, 0), 0),   # west arm, its 5 end against the west long side
+        tile(5, 2, (1.5 * W, 0), 0),    # east arm
+        tile(1, 5, (0, -2 * W), 90),    # north arm, in line with the spinner, 5 end against its end
+        tile(5, 6, (0, 2 * W), 90),     # south arm
+    ]
+    assert summary(find_junctions(tiles)) == [
+        ((0, 1), (5, 5), "crosswise", True),
+        ((0, 2), (5, 5), "crosswise", True),
+        ((0, 3), (5, 5), "end-to-end", True),
+        ((0, 4), (5, 5), "end-to-end", True),
+    ]
+
+
+def test_a_line_turns_a_corner_with_the_end_against_the_next_tiles_half():
+    # 6-4 along x; 4-3 stands along y just past its end, its 4 half beside the 4 end of 6-4.
+    tiles = [tile(6, 4, (0, 0), 0), tile(4, 3, (1.5 * W, W / 2), 90)]
+    assert summary(find_junctions(tiles)) == [((0, 1), (4, 4), "corner", True)]
+
+
+def test_a_line_turns_a_corner_with_the_next_end_against_the_last_half():
+    # 6-4 along x; 4-3 hangs below the 4 half, its 4 end against the long side.
+    tiles = [tile(6, 4, (0, 0), 0), tile(4, 3, (W / 2, 1.5 * W), 90)]
+    assert summary(find_junctions(tiles)) == [((0, 1), (4, 4), "corner", True)]
+
+
+def test_a_corner_on_the_wrong_half_is_a_mismatch():
+    tiles = [tile(6, 4, (0, 0), 0), tile(3, 4, (1.5 * W, W / 2), 90)]
+    assert summary(find_junctions(tiles)) == [((0, 1), (4, 3), "corner", False)]
+
+
+def test_tiles_side_by_side_are_not_a_junction():
+    stacked = [tile(6, 4, (0, 0), 0), tile(4, 4, (0, W + 1), 0)]
+    brick = [tile(6, 4, (0, 0), 0), tile(4, 4, (W, W + 1), 0)]
+    assert find_junctions(stacked) == ()
+    assert find_junctions(brick) == ()
+
+
+def test_ends_offset_by_half_a_tile_are_not_a_junction():
+    tiles = [tile(6, 4, (0, 0), 0), tile(4, 2, (2 * W, W / 2), 0)]
+    assert find_junctions(tiles) == ()
+
+
+def test_tiles_far_apart_are_not_a_junction():
+    tiles = [tile(6, 4, (0, 0), 0), tile(4, 2, (2 * W + W, 0), 0)]
+    assert find_junctions(tiles) == ()
+
+
+def test_a_mismatch_is_reported_with_both_values():
+    tiles = [tile(6, 4, (0, 0), 0), tile(3, 2, (2 * W, 0), 0)]
+    (junction,) = find_junctions(tiles)
+    assert junction.pips == (4, 3) and not junction.ok
+    assert junction.to_dict() == {"tiles": [0, 1], "pips": [4, 3], "ok": False}
+
+
+def test_no_tiles_no_junctions():
+    assert find_junctions([]) == ()
+    assert find_junctions([tile(1, 2, (0, 0), 0)]) == ()
+
+
+def test_bad_outlines_are_refused_with_the_input_quoted():
+    bad = FakeTile((1, 2), np.zeros((3, 2)))
+    with pytest.raises(TileOutlineError, match="tile 0"):
+        find_junctions([bad])
+    with pytest.raises(TileOutlineError, match="nan"):
+        find_junctions([FakeTile((1, 2), np.full((4, 2), np.nan))])
+
+
+def test_config_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="max_gap"):
+        JunctionConfig(max_gap=-1)
+
+
+def _layout() -> list[FakeTile]:
+    """A line with a crosswise double, a spinner arm and a corner turn."""
+    return [
+        tile(6, 4, (0, 0), 0),
+        tile(4, 4, (1.5 * W, 0), 90),
+        tile(4, 1, (3 * W, 0), 0),
+        tile(1, 2, (4.5 * W, W / 2), 90),
+        tile(4, 0, (1.5 * W, -2 * W), 270),
+    ]
+
+
+def _warp(tiles: list[FakeTile], matrix: np.ndarray) -> list[FakeTile]:
+    warped = []
+    for t in tiles:
+        points = np.hstack([t.corners, np.ones((4, 1))]) @ matrix.T
+        warped.append(FakeTile(t.pips, points[:, :2] / points[:, 2:]))
+    return warped
+
+
+def _tilted_view(tilt_deg: float, focal: float = 1500.0, distance: float = 900.0) -> np.ndarray:
+    """Homography of a camera looking at the table plane tilted by ``tilt_deg`` from overhead."""
+    t = math.radians(tilt_deg)
+    rotation = np.array([[1, 0, 0], [0, math.cos(t), -math.sin(t)], [0, math.sin(t), math.cos(t)]])
+    camera = np.array([[focal, 0, 800], [0, focal, 600], [0, 0, 1]])
+    plane_to_camera = np.column_stack([rotation[:, 0], rotation[:, 1], [0, 0, distance]])
+    return camera @ plane_to_camera
+
+
+def test_the_layout_reads_the_same_seen_at_45_degrees():
+    expected = summary(find_junctions(_layout()))
+    assert len(expected) == 4
+    for tilt in (20, 30, 45):
+        assert summary(find_junctions(_warp(_layout(), _tilted_view(tilt)))) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    scale=st.floats(0.2, 5.0),
+    angle=st.floats(0, 360),
+    shift=st.tuples(st.floats(-2000, 2000), st.floats(-2000, 2000)),
+)
+def test_junctions_do_not_depend_on_scale_rotation_or_position(scale, angle, shift):
+    t = math.radians(angle)
+    similarity = np.array([
+        [scale * math.cos(t), -scale * math.sin(t), shift[0]],
+        [scale * math.sin(t), scale * math.cos(t), shift[1]],
+        [0, 0, 1],
+    ])
+    assert summary(find_junctions(_warp(_layout(), similarity))) == summary(find_junctions(_layout()))

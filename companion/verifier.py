@@ -1,0 +1,204 @@
+"""Check a line of play from a photo: every junction, a verdict, and a picture of it.
+
+Entry points:
+- ``verify_photo(source, *, profile, name=None, config=JunctionConfig()) -> dict``: the exact
+  ``companion verify --json`` object ``{"file", "tiles", "junctions", "legal", "warnings"}``, or
+  ``{"file", "error"}`` when the photo cannot be read. The CLI and the web API both call it.
+- ``verify_scan(scan, *, config=JunctionConfig()) -> dict``: the same from a ``companion scan`` object
+  (the tiles already read), so the check can run on any reading, constructed ones included.
+- ``annotate(image_bgr, verdict, *, config=JunctionConfig()) -> np.ndarray``: the photo with each
+  tile's outline and reading, and each junction marked green (halves match) or red (they do not).
+
+The verdict: ``legal`` is true when every junction matches. A mismatch may be a wrong play or a misread
+tile; a warning names every tile in doubt (read with low confidence, or read as a tile already seen in the
+photo) that sits on a mismatched junction, e.g. ``tile 3 (5-2) is in doubt; junction 2-3 may be
+misread``. Tiles that touch nothing are named too, since a missed junction goes unchecked. The scan's own
+warnings (tiles cut off by the border) come first.
+
+Conventions: ``image_bgr`` is OpenCV's BGR uint8; points are xy pixels of the photo as a person sees it;
+tile indexes in warnings are the indexes of ``tiles`` (from 0), as in ``junctions[k].tiles``.
+
+This module does not judge whether a play was allowed by a rule preset (``companion.rules.disputes``
+does) and writes no files (the CLI does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from companion.vision.junctions import Junction, JunctionConfig, find_junctions, in_doubt
+
+OK_BGR = (60, 190, 40)
+BAD_BGR = (40, 40, 230)
+
+
+class VerdictError(ValueError):
+    """A scan or verify object that lacks the fields a verdict needs."""
+
+
+@dataclass(frozen=True)
+class ReadTile:
+    """One tile of a scan object: what ``find_junctions`` needs, plus the reading's confidence."""
+
+    pips: tuple[int, int]
+    corners: np.ndarray
+    confidence: float
+
+
+def verify_photo(
+    source: str | Path | bytes, *, profile: Any = None, name: str | None = None,
+    config: JunctionConfig = JunctionConfig(),
+) -> dict:
+    """Read the tiles in a photo and check every junction (see the module docstring for the object)."""
+    from companion.scanner import scan_photo  # the recognizer; imported here to keep this module light
+
+    scan = scan_photo(source, profile=profile, name=name)
+    if "error" in scan:
+        return {"file": scan.get("file"), "error": scan["error"]}
+    return verify_scan(scan, config=config)
+
+
+def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dict:
+    """Turn a ``companion scan`` object into a ``companion verify`` object."""
+    tiles = read_tiles_of(scan)
+    junctions = find_junctions(tiles, config)
+    warnings = [str(w) for w in scan.get("warnings", [])]
+    warnings += layout_warnings(tiles, junctions, config)
+    return {
+        "file": scan.get("file"),
+        "tiles": scan["tiles"],
+        "junctions": [junction.to_dict() for junction in junctions],
+        "legal": all(junction.ok for junction in junctions),
+        "warnings": warnings,
+    }
+
+
+def read_tiles_of(verdict: dict) -> list[ReadTile]:
+    """The tiles of a scan or verify object as ``ReadTile`` values."""
+    if not isinstance(verdict, dict) or not isinstance(verdict.get("tiles"), list):
+        raise VerdictError(f"not a scan object (no 'tiles' list): {str(verdict)[:80]!r}")
+    tiles = []
+    for index, tile in enumerate(verdict["tiles"]):
+        try:
+            a, b = (int(v) for v in tile["pips"])
+            corners = np.asarray(tile["corners"], dtype=np.float64).reshape(4, 2)
+            confidence = float(tile.get("confidence", 1.0))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise VerdictError(f"tile {index} of the scan is malformed: {tile!r}") from exc
+        tiles.append(ReadTile((a, b), corners, confidence))
+    return tiles
+
+
+def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: JunctionConfig) -> list[str]:
+    """Warnings about tiles in doubt on mismatched junctions, and tiles that touch no other tile."""
+    warnings = []
+    duplicates = _duplicates(tiles)
+    doubtful: dict[int, list[str]] = {}
+    for junction in junctions:
+        if junction.ok:
+            continue
+        for index in junction.tiles:
+            if in_doubt(tiles[index].confidence, config) or index in duplicates:
+                doubtful.setdefault(index, []).append("-".join(str(i) for i in junction.tiles))
+    for index in sorted(doubtful):
+        why = (f"is read as {_name(tiles[index])} like tile {duplicates[index]}" if index in duplicates
+               else f"was read with confidence {tiles[index].confidence:.2f}")
+        places = ", ".join(doubtful[index])
+        warnings.append(
+            f"tile {index} ({_name(tiles[index])}) is in doubt ({why}); "
+            f"junction{'s' if len(doubtful[index]) > 1 else ''} {places} may be misread"
+        )
+    if len(tiles) > 1:
+        touching = {index for junction in junctions for index in junction.tiles}
+        for index, tile in enumerate(tiles):
+            if index not in touching:
+                warnings.append(f"tile {index} ({_name(tile)}) touches no other tile; it was not checked")
+    return warnings
+
+
+def describe_junction(verdict: dict, k: int) -> str:
+    """One line for people: ``junction 2-3: 4 against 4, matches``."""
+    junction = verdict["junctions"][k]
+    i, j = junction["tiles"]
+    a, b = junction["pips"]
+    tiles = verdict["tiles"]
+    names = f"tile {i} ({_pair(tiles[i]['pips'])}) and tile {j} ({_pair(tiles[j]['pips'])})"
+    return f"junction {i}-{j}: {names} meet {a} to {b}: {'matches' if junction['ok'] else 'DOES NOT MATCH'}"
+
+
+def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = JunctionConfig()) -> np.ndarray:
+    """A copy of the photo with tile outlines and readings, and a green or red mark on each junction."""
+    import cv2
+
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
+        raise VerdictError(f"annotate needs a BGR image (H x W x 3), got {getattr(image_bgr, 'shape', image_bgr)!r}")
+    out = image_bgr.copy()
+    tiles = read_tiles_of(verdict)
+    junctions = find_junctions(tiles, config)
+    scale = max(out.shape[:2]) / 1000.0
+    thick = max(1, round(2 * scale))
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    for index, tile in enumerate(tiles):
+        outline = np.round(tile.corners).astype(np.int32)
+        colour = (0, 200, 255) if in_doubt(tile.confidence, config) else (255, 200, 0)
+        cv2.polylines(out, [outline], True, colour, thick, cv2.LINE_AA)
+        centre = tile.corners.mean(axis=0)
+        _label(out, f"{index}: {_name(tile)}", centre, 0.6 * scale, thick, font)
+    for junction in junctions:
+        i, j = junction.tiles
+        width = min(_tile_width(tiles[i]), _tile_width(tiles[j]))
+        radius = max(4, int(round(0.18 * width)))
+        point = tuple(int(round(v)) for v in junction.point)
+        colour = OK_BGR if junction.ok else BAD_BGR
+        cv2.circle(out, point, radius + thick, (255, 255, 255), -1, cv2.LINE_AA)
+        cv2.circle(out, point, radius, colour, -1, cv2.LINE_AA)
+        if not junction.ok:
+            d = int(radius * 0.6)
+            cv2.line(out, (point[0] - d, point[1] - d), (point[0] + d, point[1] + d), (255, 255, 255), thick)
+            cv2.line(out, (point[0] - d, point[1] + d), (point[0] + d, point[1] - d), (255, 255, 255), thick)
+    verdict_text = "LEGAL" if all(j.ok for j in junctions) else "NOT LEGAL"
+    _label(out, f"{verdict_text}: {sum(j.ok for j in junctions)}/{len(junctions)} junctions match",
+           np.array([10.0, 30.0 * scale + 10]), 0.9 * scale, thick, font, centred=False,
+           colour=OK_BGR if verdict_text == "LEGAL" else BAD_BGR)
+    return out
+
+
+def _label(out, text, where, size, thick, font, *, centred=True, colour=(255, 255, 255)) -> None:
+    import cv2
+
+    size = max(size, 0.4)
+    (w, h), base = cv2.getTextSize(text, font, size, thick)
+    x, y = (int(where[0] - w / 2), int(where[1] + h / 2)) if centred else (int(where[0]), int(where[1]))
+    cv2.rectangle(out, (x - 3, y - h - 3), (x + w + 3, y + base + 1), (0, 0, 0), -1)
+    cv2.putText(out, text, (x, y), font, size, colour, thick, cv2.LINE_AA)
+
+
+def _tile_width(tile: ReadTile) -> float:
+    c = tile.corners
+    return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[3] - c[2])) / 2)
+
+
+def _duplicates(tiles: list[ReadTile]) -> dict[int, int]:
+    """Each tile read as the same tile as another one (a set holds each tile once): index -> the other."""
+    seen: dict[tuple[int, int], int] = {}
+    duplicates: dict[int, int] = {}
+    for index, tile in enumerate(tiles):
+        key = tuple(sorted(tile.pips))
+        if key in seen:
+            duplicates[index] = seen[key]
+            duplicates.setdefault(seen[key], index)
+        else:
+            seen[key] = index
+    return duplicates
+
+
+def _name(tile: ReadTile) -> str:
+    return _pair(tile.pips)
+
+
+def _pair(pips) -> str:
+    return f"{pips[0]}-{pips[1]}"

@@ -1,0 +1,105 @@
+"""The verdict over a read layout: legal, illegal, tiles in doubt, and the annotated picture."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from companion.verifier import VerdictError, annotate, describe_junction, verify_scan
+
+W = 40.0
+
+
+def tile(a, b, centre, angle_deg, confidence=0.95):
+    t = math.radians(angle_deg)
+    axis = np.array([math.cos(t), math.sin(t)])
+    side = np.array([-math.sin(t), math.cos(t)])
+    c = np.array(centre, dtype=float)
+    end_a, end_b = c - axis * W, c + axis * W
+    corners = [end_a - side * W / 2, end_a + side * W / 2, end_b + side * W / 2, end_b - side * W / 2]
+    return {"pips": [a, b], "corners": [[float(x), float(y)] for x, y in corners], "confidence": confidence}
+
+
+def scan(*tiles, warnings=()):
+    return {"file": "table.jpg", "width": 400, "height": 300, "tiles": list(tiles),
+            "pip_total": sum(sum(t["pips"]) for t in tiles), "warnings": list(warnings)}
+
+
+def line(*values, confidences=None, y=150.0):
+    """Tiles a-b laid end to end along x, 2 px apart."""
+    confidences = confidences or [0.95] * len(values)
+    return [tile(a, b, (60 + i * (2 * W + 2), y), 0, c) for i, ((a, b), c) in enumerate(zip(values, confidences))]
+
+
+def test_a_matching_line_is_legal_and_keeps_the_contract_shape():
+    verdict = verify_scan(scan(*line((6, 4), (4, 2), (2, 2))))
+    assert list(verdict) == ["file", "tiles", "junctions", "legal", "warnings"]
+    assert verdict["junctions"] == [{"tiles": [0, 1], "pips": [4, 4], "ok": True},
+                                    {"tiles": [1, 2], "pips": [2, 2], "ok": True}]
+    assert verdict["legal"] is True and verdict["warnings"] == []
+
+
+def test_one_wrong_junction_makes_the_layout_illegal():
+    verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1))))
+    assert verdict["legal"] is False
+    assert [j["ok"] for j in verdict["junctions"]] == [True, False]
+    assert verdict["junctions"][1]["pips"] == [2, 3]
+    assert verdict["warnings"] == []  # both tiles read surely: a wrong play, not a misread
+    assert "DOES NOT MATCH" in describe_junction(verdict, 1)
+
+
+def test_a_tile_in_doubt_on_a_mismatch_is_named():
+    verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.95, 0.95, 0.3])))
+    assert verdict["legal"] is False
+    assert verdict["warnings"] == [
+        "tile 2 (3-1) is in doubt (was read with confidence 0.30); junction 1-2 may be misread"]
+
+
+def test_a_tile_read_twice_is_in_doubt():
+    verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1), (2, 4))))
+    assert verdict["legal"] is False
+    assert any(w.startswith("tile 1 (4-2) is in doubt (is read as 4-2 like tile 3)") for w in verdict["warnings"])
+
+
+def test_a_low_confidence_tile_on_matching_junctions_raises_no_doubt():
+    verdict = verify_scan(scan(*line((6, 4), (4, 2), confidences=[0.95, 0.2])))
+    assert verdict["legal"] is True and verdict["warnings"] == []
+
+
+def test_scan_warnings_come_first_and_a_loose_tile_is_named():
+    loose = tile(5, 5, (300, 40), 90)
+    verdict = verify_scan(scan(*line((6, 4), (4, 2)), loose, warnings=["a tile at the right border is cut off"]))
+    assert verdict["warnings"] == ["a tile at the right border is cut off",
+                                   "tile 2 (5-5) touches no other tile; it was not checked"]
+
+
+def test_no_tiles_is_legal_and_empty():
+    verdict = verify_scan(scan())
+    assert verdict["tiles"] == [] and verdict["junctions"] == [] and verdict["legal"] is True
+
+
+def test_a_malformed_scan_is_refused():
+    with pytest.raises(VerdictError, match="tile 0"):
+        verify_scan({"file": "x", "tiles": [{"pips": [1], "corners": []}]})
+    with pytest.raises(VerdictError, match="not a scan object"):
+        verify_scan({"file": "x"})
+
+
+def test_annotate_marks_good_junctions_green_and_bad_ones_red():
+    verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1))))
+    image = np.full((300, 400, 3), 90, np.uint8)
+    out = annotate(image, verdict)
+    assert out.shape == image.shape and image.max() == 90  # the input is left alone
+    x_good = int(60 + W + 1)  # between tiles 0 and 1
+    x_bad = int(60 + 3 * W + 3)  # between tiles 1 and 2
+    b, g, r = (int(v) for v in out[150 + 4, x_good])
+    assert g > 150 and r < 100
+    b, g, r = (int(v) for v in out[150 + 4, x_bad - 6])
+    assert r > 150 and g < 100
+
+
+def test_annotate_refuses_a_grey_image():
+    with pytest.raises(VerdictError, match="BGR"):
+        annotate(np.zeros((10, 10), np.uint8), verify_scan(scan()))

@@ -71,7 +71,40 @@ def _cmd_scan(args: argparse.Namespace) -> int:
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
-    raise UsageError("companion verify: not available yet")
+    import json
+    from pathlib import Path
+
+    from calibration import load_profile
+    from companion.verifier import describe_junction, verify_photo, write_annotation
+
+    try:
+        profile = load_profile(args.profile)
+    except ValueError as exc:
+        raise UsageError(f"companion verify: {exc}") from None
+    verdict = verify_photo(args.photo, profile=profile, name=args.photo)
+    if "error" in verdict:
+        print(f"companion verify: {args.photo}: {verdict['error']}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(verdict))
+        return EXIT_PARTIAL
+    if args.annotate:
+        try:
+            write_annotation(args.photo, verdict, Path(args.annotate))
+        except (OSError, ValueError) as exc:
+            print(f"companion verify: --annotate {args.annotate}: {exc}", file=sys.stderr)
+            return EXIT_PARTIAL
+    if args.json:
+        print(json.dumps(verdict))
+        return EXIT_OK
+    junctions = verdict["junctions"]
+    matching = sum(junction["ok"] for junction in junctions)
+    print(f"{verdict['file']}: {len(verdict['tiles'])} tiles, {len(junctions)} junctions, {matching} match: "
+          f"{'legal' if verdict['legal'] else 'NOT LEGAL'}")
+    for k in range(len(junctions)):
+        print(f"  {describe_junction(verdict, k)}")
+    for warning in verdict["warnings"]:
+        print(f"  warning: {warning}")
+    return EXIT_OK
 
 
 def _cmd_score(args: argparse.Namespace) -> int:

@@ -19,7 +19,7 @@ Conventions: ``image_bgr`` is OpenCV's BGR uint8; points are xy pixels of the ph
 tile indexes in warnings are the indexes of ``tiles`` (from 0), as in ``junctions[k].tiles``.
 
 This module does not judge whether a play was allowed by a rule preset (``companion.rules.disputes``
-does) and writes no files (the CLI does).
+does); its one file writer, ``write_annotation``, is there for the CLI's ``--annotate DIR``.
 """
 
 from __future__ import annotations
@@ -165,6 +165,20 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
            np.array([10.0, 30.0 * scale + 10]), 0.9 * scale, thick, font, centred=False,
            colour=OK_BGR if verdict_text == "LEGAL" else BAD_BGR)
     return out
+
+
+def write_annotation(source: str | Path, verdict: dict, directory: Path, *,
+                     config: JunctionConfig = JunctionConfig()) -> Path:
+    """Write ``annotate``'s picture of the photo at ``source`` as ``DIRECTORY/<stem>.verify.jpg``."""
+    import cv2
+
+    from companion.photo import load_photo
+
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / f"{Path(source).stem}.verify.jpg"
+    if not cv2.imwrite(str(target), annotate(load_photo(source), verdict, config=config)):
+        raise OSError(f"could not write {str(target)!r}")
+    return target
 
 
 def _label(out, text, where, size, thick, font, *, centred=True, colour=(255, 255, 255)) -> None:

@@ -108,11 +108,69 @@ def _cmd_verify(args: argparse.Namespace) -> int:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    raise UsageError("companion score: not available yet")
+    import json
+
+    from companion.rules import format_hand, hand_pips, parse_hand, score_round
+
+    try:
+        hands: dict[str, object] = {}
+        for item in args.hands:
+            name, sep, hand = item.partition("=")
+            if not sep or not name.strip():
+                raise ValueError(f"invalid player hand: {item!r} (write it as NAME=HAND, for example Ann=6-4,3-3)")
+            name = name.strip()
+            if name in hands:
+                raise ValueError(f"player {name!r} is given twice")
+            try:
+                hands[name] = parse_hand(hand)
+            except ValueError as exc:
+                raise ValueError(f"{name}'s hand: {exc}") from None
+        extra = {}
+        for option in ("boneyard", "table"):
+            text = getattr(args, option)
+            if text is not None:
+                try:
+                    extra[option] = parse_hand(text)
+                except ValueError as exc:
+                    raise ValueError(f"--{option}: {exc}") from None
+        result = score_round(args.rules, hands, **extra)
+    except ValueError as exc:
+        raise UsageError(f"companion score: {exc}") from None
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return EXIT_OK
+    head = f"{result.winner} wins {result.points} points" if result.winner else "no winner"
+    print(f"{result.rules}: {head} ({result.how.value})")
+    width = max(len(name) for name in result.hands)
+    for name, tiles in result.hands.items():
+        this = result.scores.get(name, 0)
+        print(f"  {name:<{width}}  {hand_pips(tiles):>3} dots  {format_hand(tiles) or '-':<30}  +{this}")
+    print(result.explanation)
+    return EXIT_OK
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    raise UsageError("companion rules: not available yet")
+    import json
+
+    from companion.rules import PRESETS
+
+    if args.json:
+        print(json.dumps([preset.to_json() for preset in PRESETS.values()]))
+        return EXIT_OK
+    for preset in PRESETS.values():
+        info = preset.to_json()
+        print(f"{preset.name}: {preset.game}, from the {preset.manual_title} ({preset.manual_file})")
+        low, high = preset.players
+        info["players"] = str(low) if low == high else f"{low}-{high}"
+        if isinstance(info["hand_size"], dict):
+            info["hand_size"] = "; ".join(f"{size} each for {n}" for n, size in info["hand_size"].items())
+        for key in ("players", "hand_size", "who_starts", "drawing", "doubles", "in_play_scoring",
+                    "end_of_round_scoring", "blocked_round", "target"):
+            print(f"  {key.replace('_', ' ')}: {info[key]}")
+        for choice in preset.choices:
+            print(f"  choice, {choice.topic}: {choice.choice}")
+        print()
+    return EXIT_OK
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:

@@ -30,7 +30,7 @@ def test_a_tie_at_the_top_past_the_target_means_another_round():
     match = match.add(first)
     assert match.totals == {"A": 100, "B": 100}
     assert match.winner is None
-    match = match.add(score_round("all-fives", {"A": "1-0", "B": ""}))
+    match = match.add(score_round("all-fives", {"A": "3-0", "B": ""}))  # 3 rounds to 5
     assert match.winner == "B"
 
 

@@ -1,0 +1,406 @@
+"""Render a labelled synthetic photo: tiles as boxes seen through a perspective camera, on a ground, lit.
+
+Entry point: ``render_scene(seed, *, kind="hand", style=None, size=None, ...)`` returns ``(image_bgr,
+label)``: a uint8 BGR photo (already through JPEG compression) and its label dict in the shared label
+format (file, width, height, profile, style, tags, tilt_deg, tiles with pips/corners/partial, pip_total,
+and for lines of play junctions and legal).
+
+How: the tiles are boxes (2 x 1 x thickness, in tile widths) on the ground plane z = 0; a pinhole camera
+tilted 0 to 50 degrees from straight down looks at them. Tops never hide behind anything (nothing rises
+above them), so the painter's order is: ground, shadows, side faces far to near, then the tops. Lighting
+(sun, shade, dappled, dim warm) multiplies everything; then glare, blur, sensor noise and JPEG.
+
+Conventions: image_bgr, points xy in pixels; ``corners[0]-corners[1]`` is the short edge at the end of
+the ``pips[0]`` half. A tile whose top face is cut by the photo's border is labelled ``partial``; tiles
+that would sit ambiguously on the border (cut by a hair) are left out of the scene, never mislabelled.
+The same seed and arguments give the same photo.
+
+Raises ``UnknownKindError``, ``UnknownStyleError``, ``UnknownGroundError`` (all ``ValueError``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from companion.synth.backgrounds import GROUNDS, render_ground
+from companion.synth.faces import face_texture, side_texture, smooth_noise
+from companion.synth.layouts import Layout, Placed, footprint, make_layout
+from companion.synth.styles import SetStyle, pick_style
+
+LIGHTS = ("sun", "shade", "dappled", "dim-warm", "overcast")
+
+SIZES = ((1280, 720), (1280, 960), (1600, 1200), (1920, 1080), (2048, 1536), (1440, 1080), (1600, 900))
+BIG_SIZES = ((4032, 3024), (3024, 4032), (4000, 3000))
+
+
+class Camera:
+    """A pinhole camera over the ground plane. ``project(points_xyz) -> (n, 2)`` pixel xy."""
+
+    def __init__(self, size: tuple[int, int], f: float, target: np.ndarray, dist: float, tilt: float,
+                 yaw: float, roll: float) -> None:
+        self.size = size
+        w, h = size
+        self.K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
+        ct, st = math.cos(tilt), math.sin(tilt)
+        cy, sy = math.cos(yaw), math.sin(yaw)
+        rz = np.array([[cy, -sy, 0], [sy, cy, 0], [0, 0, 1.0]])
+        fwd = rz @ np.array([0.0, st, -ct])
+        right = rz @ np.array([1.0, 0.0, 0.0])
+        down = np.cross(fwd, right)
+        cr, sr = math.cos(roll), math.sin(roll)
+        right, down = cr * right + sr * down, -sr * right + cr * down
+        self.R = np.stack([right, down, fwd])
+        self.C = np.asarray(target, float) - fwd * dist
+        self.t = -self.R @ self.C
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        pc = pts @ self.R.T + self.t
+        uv = pc @ self.K.T
+        return uv[:, :2] / uv[:, 2:3]
+
+    def plane_homography(self, z: float) -> np.ndarray:
+        """Ground-plane (x, y) at height z -> image xy."""
+        m = np.column_stack([self.R[:, 0], self.R[:, 1], self.R[:, 2] * z + self.t])
+        return self.K @ m
+
+
+def _box_points(t: Placed, thickness: float) -> tuple[np.ndarray, np.ndarray]:
+    fp = footprint(t)
+    bottom = np.column_stack([fp, np.zeros(4)])
+    top = np.column_stack([fp, np.full(4, thickness)])
+    return bottom, top
+
+
+def _warp_into(canvas: np.ndarray, alpha_acc: np.ndarray | None, tex: np.ndarray, H: np.ndarray,
+               shade: float | np.ndarray = 1.0) -> np.ndarray | None:
+    """Warp ``tex`` by homography ``H`` (texture xy -> image xy) onto ``canvas`` in place (alpha blend).
+
+    Returns the warped alpha over the whole canvas only when ``alpha_acc`` is given (accumulated in it)."""
+    h_img, w_img = canvas.shape[:2]
+    th, tw = tex.shape[:2]
+    corners = np.array([[0, 0, 1], [tw, 0, 1], [tw, th, 1], [0, th, 1]], float) @ H.T
+    xy = corners[:, :2] / corners[:, 2:3]
+    x0, y0 = np.floor(xy.min(0)).astype(int) - 2
+    x1, y1 = np.ceil(xy.max(0)).astype(int) + 2
+    x0, y0 = max(0, x0), max(0, y0)
+    x1, y1 = min(w_img, x1), min(h_img, y1)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    T = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1.0]]) @ H
+    size = (int(x1 - x0), int(y1 - y0))
+    # texel centres sit at +0.5: shift so that the texture's outer edge maps to the face's edge
+    S = np.array([[1, 0, 0.5], [0, 1, 0.5], [0, 0, 1.0]])
+    M = T @ S
+    warped = cv2.warpPerspective(tex, M, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    ones = np.ones((th + 2, tw + 2), np.float32)
+    ones[0, :] = ones[-1, :] = ones[:, 0] = ones[:, -1] = 0
+    Sa = np.array([[1, 0, 1.0], [0, 1, 1.0], [0, 0, 1.0]])
+    a = cv2.warpPerspective(ones, T @ Sa, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    # ones padded by a zero ring: the 0.5 coverage line falls on the face's true edge
+    a = np.clip(a, 0, 1)[..., None]
+    roi = canvas[y0:y1, x0:x1]
+    roi[:] = roi * (1 - a) + warped * shade * a
+    if alpha_acc is not None:
+        alpha_acc[y0:y1, x0:x1] = np.maximum(alpha_acc[y0:y1, x0:x1], a[..., 0])
+    return None
+
+
+def _rect_to_quad(w: int, h: int, quad: np.ndarray) -> np.ndarray:
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    return cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+
+
+def _visible_fraction(quad: np.ndarray, size: tuple[int, int]) -> float:
+    w, h = size
+    area = abs(cv2.contourArea(quad.astype(np.float32)))
+    if area <= 0:
+        return 0.0
+    rect = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), rect)
+    return float(inter) / area
+
+
+def _choose_camera(rng: np.random.Generator, layout: Layout, size: tuple[int, int], tilt: float,
+                   thickness: float, kind: str, allow_cut: bool) -> Camera:
+    w, h = size
+    hfov = math.radians(float(rng.uniform(52, 72)))
+    f = (max(w, h) / 2) / math.tan(hfov / 2)
+    pts = np.concatenate([footprint(t) for t in layout.tiles])
+    centre = (pts.min(0) + pts.max(0)) / 2
+    yaw = float(rng.uniform(0, 2 * math.pi))
+    roll = float(rng.normal(0, math.radians(6))) if rng.random() < 0.85 else float(rng.uniform(-math.pi, math.pi))
+    fill = float(rng.uniform(0.55, 0.92))
+    if allow_cut and rng.random() < 0.35:
+        fill = float(rng.uniform(1.0, 1.35))  # a tight framing: some tiles cut by the border
+    target = np.array([centre[0], centre[1], 0.0])
+    if allow_cut and fill > 1.0:
+        target[:2] += rng.normal(0, 1.0, 2)
+    dist = 20.0
+    cam = None
+    for _ in range(4):
+        cam = Camera(size, f, target, dist, tilt, yaw, roll)
+        allp = np.concatenate([_box_points(t, thickness)[1] for t in layout.tiles])
+        uv = cam.project(allp)
+        span_x = (uv[:, 0].max() - uv[:, 0].min()) / w
+        span_y = (uv[:, 1].max() - uv[:, 1].min()) / h
+        ratio = max(span_x, span_y) / fill
+        # keep the tile length in pixels within 60..700 px
+        lengths = [np.linalg.norm(cam.project(np.array([[*footprint(t)[0], thickness]]))[0]
+                                  - cam.project(np.array([[*footprint(t)[3], thickness]]))[0]) for t in layout.tiles]
+        mean_len = float(np.median(lengths))
+        new_len = mean_len * ratio
+        lo, hi = 62.0, 680.0
+        if new_len > hi:
+            ratio = mean_len / hi
+        elif new_len < lo:
+            ratio = mean_len / lo
+        dist *= ratio
+        # recentre: the bounding box centre in the image should sit near the image centre
+    assert cam is not None
+    cam = Camera(size, f, target, dist, tilt, yaw, roll)
+    uv = cam.project(np.concatenate([_box_points(t, thickness)[1] for t in layout.tiles]))
+    mid = (uv.min(0) + uv.max(0)) / 2
+    offset = np.array([w / 2, h / 2]) - mid
+    if allow_cut and fill > 1.0:
+        offset += rng.normal(0, 0.1, 2) * np.array([w, h])
+    # move the camera sideways so the scene is centred (a shift of the target on the ground)
+    Hg = cam.plane_homography(0.0)
+    g0 = np.linalg.solve(Hg, np.array([w / 2, h / 2, 1.0]))
+    g1 = np.linalg.solve(Hg, np.array([w / 2 - offset[0], h / 2 - offset[1], 1.0]))
+    target = target + np.array([*(g1[:2] / g1[2] - g0[:2] / g0[2]), 0.0])
+    return Camera(size, f, target, dist, tilt, yaw, roll)
+
+
+def _soft_blur(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """Gaussian blur of a 2-D mask; wide blurs are done at a lower resolution (the result is smooth anyway)."""
+    if sigma <= 4.0:
+        return cv2.GaussianBlur(mask, (0, 0), max(0.5, sigma))
+    k = sigma / 4.0
+    h, w = mask.shape
+    small = cv2.resize(mask, (max(2, int(w / k)), max(2, int(h / k))), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), 4.0)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def _light(rng: np.random.Generator, name: str) -> dict:
+    az = float(rng.uniform(0, 2 * math.pi))
+    if name == "sun":
+        el = math.radians(float(rng.uniform(25, 70)))
+        return dict(level=float(rng.uniform(1.0, 1.15)), tint=(0.94, 0.99, 1.04), shadow=float(rng.uniform(0.45, 0.62)),
+                    soft=0.02, el=el, az=az, ambient=0.45, noise=0.012)
+    if name == "dappled":
+        el = math.radians(float(rng.uniform(35, 75)))
+        return dict(level=float(rng.uniform(0.95, 1.1)), tint=(0.95, 1.0, 1.03), shadow=float(rng.uniform(0.35, 0.55)),
+                    soft=0.05, el=el, az=az, ambient=0.5, noise=0.014, dapple=float(rng.uniform(0.35, 0.55)))
+    if name == "shade":
+        return dict(level=float(rng.uniform(0.7, 0.9)), tint=(1.06, 1.0, 0.93), shadow=float(rng.uniform(0.15, 0.3)),
+                    soft=0.35, el=math.radians(80), az=az, ambient=0.75, noise=0.018)
+    if name == "overcast":
+        return dict(level=float(rng.uniform(0.85, 1.0)), tint=(1.02, 1.0, 0.97), shadow=float(rng.uniform(0.12, 0.25)),
+                    soft=0.5, el=math.radians(85), az=az, ambient=0.8, noise=0.014)
+    # dim warm indoor light (a lamp): dark, orange, noisy, vignetted
+    el = math.radians(float(rng.uniform(40, 80)))
+    return dict(level=float(rng.uniform(0.42, 0.6)), tint=(0.62, 0.85, 1.12), shadow=float(rng.uniform(0.3, 0.5)),
+                soft=0.15, el=el, az=az, ambient=0.55, noise=0.03, vignette=float(rng.uniform(0.25, 0.5)))
+
+
+def render_scene(seed: int, *, kind: str = "hand", style: str | None = None, size: tuple[int, int] | None = None,
+                 count: int | None = None, wrong: bool | None = None, tilt_deg: float | None = None,
+                 ground: str | None = None, light: str | None = None, jpeg_quality: int | None = None,
+                 allow_partial: bool | None = None, name: str | None = None) -> tuple[np.ndarray, dict]:
+    """Render one photo. Returns ``(image_bgr uint8 (h, w, 3), label dict)``; see the module docstring.
+
+    ``kind``: hand | touching | crowd | full-set | layout. ``style``: a name from ``STYLE_NAMES`` or None
+    for a random giant wooden set. ``size``: (width, height) in pixels, random when None. ``count``: the
+    number of tiles (random for the kind when None). ``wrong``: for layouts, one wrong junction or none
+    (random when None). Other arguments fix what is otherwise drawn at random.
+    """
+    rng = np.random.default_rng(seed)
+    st = pick_style(rng, style)
+    layout = make_layout(rng, kind, count=count, wrong=wrong)
+    if size is None:
+        size = tuple(BIG_SIZES[int(rng.integers(0, len(BIG_SIZES)))]) if rng.random() < 0.04 else \
+            tuple(SIZES[int(rng.integers(0, len(SIZES)))])
+        if rng.random() < 0.25:
+            size = (size[1], size[0])  # portrait
+    w, h = int(size[0]), int(size[1])
+    if tilt_deg is None:
+        if kind == "layout":
+            tilt_deg = float(rng.uniform(20, 45))
+        else:
+            tilt_deg = float(rng.uniform(0, 12)) if rng.random() < 0.35 else float(rng.uniform(10, 50))
+    ground = ground or str(rng.choice(GROUNDS))
+    light = light or str(rng.choice(LIGHTS, p=[0.3, 0.2, 0.2, 0.15, 0.15]))
+    if allow_partial is None:
+        allow_partial = kind in ("hand", "touching", "crowd")
+    thick = st.thickness
+    tilt = math.radians(tilt_deg)
+    cam = _choose_camera(rng, layout, (w, h), tilt, thick, kind, allow_partial)
+
+    # decide what is in the photo: whole tiles, clearly cut tiles (partial) and nothing in between
+    keep: list[tuple[Placed, np.ndarray, bool]] = []
+    for t in layout.tiles:
+        _, top = _box_points(t, thick)
+        quad = cam.project(top)
+        frac = _visible_fraction(quad, (w, h))
+        edge = np.linalg.norm(quad[0] - quad[1])
+        margin = 0.06 * edge + 2.0
+        inside = (quad[:, 0] >= margin).all() and (quad[:, 0] <= w - 1 - margin).all() and \
+            (quad[:, 1] >= margin).all() and (quad[:, 1] <= h - 1 - margin).all()
+        if inside:
+            keep.append((t, quad, False))
+        elif 0.15 <= frac <= 0.85 and allow_partial:
+            keep.append((t, quad, True))
+        elif layout.junctions is not None:
+            keep.append((t, quad, not inside))  # lines of play keep every tile (framing avoids cuts)
+    if layout.junctions is not None:
+        kept_ids = list(range(len(layout.tiles)))
+    else:
+        kept_ids = None
+
+    L = _light(rng, light)
+    ldir = np.array([math.cos(L["az"]) * math.cos(L["el"]), math.sin(L["az"]) * math.cos(L["el"]), math.sin(L["el"])])
+
+    # ground
+    Hg = cam.plane_homography(0.0)
+    img = render_ground(rng, ground, np.linalg.inv(Hg), (w, h))
+
+    # shadows and contact darkening, painted in ground coordinates through the homography
+    shadow = np.zeros((h, w), np.float32)
+    contact = np.zeros((h, w), np.float32)
+    tile_len_px = float(np.median([np.linalg.norm(q[0] - q[3]) for _, q, _ in keep])) if keep else 100.0
+    for t, _, _ in keep:
+        bottom, top = _box_points(t, thick)
+        sh = top[:, :2] - top[:, 2:3] * ldir[:2] / ldir[2]
+        hull = cv2.convexHull(np.concatenate([bottom[:, :2], sh]).astype(np.float32))[:, 0, :]
+        poly = cam.project(np.column_stack([hull, np.zeros(len(hull))]))
+        cv2.fillPoly(shadow, [np.round(poly * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2)
+        fp = cam.project(np.column_stack([footprint(t, 0.04), np.zeros(4)]))
+        cv2.fillPoly(contact, [np.round(fp * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2)
+    soft = max(1.0, L["soft"] * tile_len_px)
+    shadow = _soft_blur(shadow, soft)
+    contact = _soft_blur(contact, max(1.0, 0.04 * tile_len_px))
+    img *= (1 - L["shadow"] * np.clip(shadow, 0, 1) - 0.25 * np.clip(contact, 0, 1) * (1 - L["shadow"]))[..., None]
+
+    # side faces, far to near
+    sides = []
+    for t, _, _ in keep:
+        bottom, top = _box_points(t, thick)
+        ctr = np.array([t.cx, t.cy, thick / 2])
+        for i in range(4):
+            j = (i + 1) % 4
+            mid = (bottom[i] + bottom[j]) / 2
+            normal = np.array([*(mid[:2] - ctr[:2]), 0.0])
+            normal /= np.linalg.norm(normal)
+            if normal @ (cam.C - mid) <= 0:
+                continue
+            quad3 = np.array([top[i], top[j], bottom[j], bottom[i]])
+            dist = float(np.linalg.norm(mid - cam.C))
+            end = (i % 2 == 0)  # edges 0-1 and 2-3 are the short ends
+            sides.append((dist, quad3, normal, end, t))
+    sides.sort(key=lambda s: -s[0])
+    for _, quad3, normal, end, t in sides:
+        quad = cam.project(quad3)
+        length_px = max(np.linalg.norm(quad[0] - quad[1]), 2)
+        height_px = max(np.linalg.norm(quad[0] - quad[3]), 2)
+        tw_ = int(np.clip(length_px, 4, 1200))
+        th_ = int(np.clip(height_px, 4, 400))
+        tex = side_texture(rng, th_, tw_, st, end_grain=end)
+        lit = L["ambient"] * 0.75 + (1 - L["ambient"]) * max(0.0, float(normal @ ldir)) * 1.1
+        _warp_into(img, None, tex, _rect_to_quad(tw_, th_, quad), shade=lit)
+
+    # tops
+    top_alpha = np.zeros((h, w), np.float32)
+    glare_spots = []
+    labels_tiles = []
+    for t, quad, partial in keep:
+        short = max(np.linalg.norm(quad[0] - quad[1]), np.linalg.norm(quad[2] - quad[3]))
+        long_ = max(np.linalg.norm(quad[1] - quad[2]), np.linalg.norm(quad[3] - quad[0]))
+        width_px = int(np.clip(1.2 * max(short, long_ / 2), 16, 900))
+        is_logo = t.pips == (0, 0)
+        tex = face_texture(rng, t.pips, width_px, st, logo=is_logo, grime=float(rng.uniform(0, 1)))
+        th_, tw_ = tex.shape[:2]
+        # texture (0, th) -> corner 0, (0, 0) -> corner 1, (tw, 0) -> corner 2, (tw, th) -> corner 3: the
+        # face seen from above keeps its handedness (the word mark reads, not mirrored)
+        src = np.array([[0, th_], [0, 0], [tw_, 0], [tw_, th_]], np.float32)
+        Ht = cv2.getPerspectiveTransform(src, quad.astype(np.float32))
+        lit = L["ambient"] + (1 - L["ambient"]) * ldir[2]
+        _warp_into(img, top_alpha, tex, Ht, shade=lit)
+        if rng.random() < st.gloss * 0.35:
+            u, v = rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)
+            p = Ht @ np.array([u * tw_, v * th_, 1.0])
+            glare_spots.append((p[:2] / p[2], short * float(rng.uniform(0.25, 0.6)), float(rng.uniform(0.15, 0.45)) * st.gloss))
+        labels_tiles.append({"pips": [int(t.pips[0]), int(t.pips[1])],
+                             "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in quad],
+                             "partial": bool(partial)})
+
+    # lighting over everything
+    illum = np.full((h, w), L["level"], np.float32)
+    small = (max(8, w // 8), max(8, h // 8))
+    grad = smooth_noise(rng, small[1], small[0], 2, 2)
+    illum *= cv2.resize(1 + 0.07 * grad, (w, h))
+    if "dapple" in L:
+        d = smooth_noise(rng, small[1], small[0], int(rng.integers(4, 9)), int(rng.integers(4, 9)))
+        d = 1.0 / (1.0 + np.exp(-d * float(rng.uniform(2.5, 5.0))))
+        d = cv2.resize(d, (w, h), interpolation=cv2.INTER_LINEAR)
+        illum *= (1 - L["dapple"] * (1 - d))
+    if "vignette" in L:
+        yy, xx = np.ogrid[0:h, 0:w]
+        r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
+        illum *= (1 - L["vignette"] * np.clip(r2 / 2, 0, 1)).astype(np.float32)
+    img *= illum[..., None] * np.asarray(L["tint"], np.float32)
+
+    # glare on varnished tops
+    if glare_spots:
+        gl = np.zeros((h, w), np.float32)
+        for (gx, gy), r, s in glare_spots:
+            cv2.ellipse(gl, (int(gx), int(gy)), (max(1, int(r)), max(1, int(r * 0.6))), float(rng.uniform(0, 180)),
+                        0, 360, s, -1, cv2.LINE_AA)
+        sig = max(1.0, 0.25 * tile_len_px / 2)
+        gl = _soft_blur(gl, sig) * top_alpha
+        img += gl[..., None]
+
+    # camera: white balance error, blur, noise, gamma-free tone curve, JPEG
+    img *= (1 + rng.normal(0, 0.03, 3)).astype(np.float32)
+    sigma = float(rng.choice([0.0, 0.4, 0.7, 1.0, 1.5])) * max(1.0, max(w, h) / 2000)
+    if sigma > 0:
+        img = cv2.GaussianBlur(img, (0, 0), sigma)
+    if rng.random() < 0.12:  # a little camera shake
+        k = int(rng.integers(3, 8))
+        kern = np.zeros((k, k), np.float32)
+        kern[k // 2, :] = 1.0 / k
+        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
+        kern = cv2.warpAffine(kern, rot, (k, k))
+        img = cv2.filter2D(img, -1, kern / max(kern.sum(), 1e-6))
+    noise = L["noise"] * float(rng.uniform(0.6, 1.4))
+    img = img + rng.normal(0, 1, (h, w, 1)).astype(np.float32) * noise * np.sqrt(np.clip(img, 0.02, 1)) \
+        + rng.normal(0, noise * 0.3, (h, w, 3)).astype(np.float32)
+    img8 = (np.clip(img, 0, 1) * 255 + 0.5).astype(np.uint8)
+    quality = jpeg_quality if jpeg_quality is not None else int(rng.integers(62, 96))
+    ok, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    img8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+    tags = set(layout.tags) | {ground, light, kind}
+    if tilt_deg >= 20:
+        tags.add("tilted")
+    if any(t["partial"] for t in labels_tiles):
+        tags.add("partial")
+    if any(t["pips"] == [0, 0] for t in labels_tiles):
+        tags.add("logo")
+    label = {
+        "file": name or f"synth-{seed}.jpg",
+        "width": w, "height": h, "profile": "giant-wood", "style": st.name, "tags": sorted(tags),
+        "tilt_deg": round(float(tilt_deg), 2), "tiles": labels_tiles,
+        "pip_total": int(sum(sum(t["pips"]) for t in labels_tiles if not t["partial"])),
+        "seed": int(seed), "kind": kind, "ground": ground, "light": light, "jpeg_quality": quality,
+    }
+    if style == "ivory-black":
+        label["profile"] = "ivory"
+    if layout.junctions is not None and kept_ids is not None:
+        label["junctions"] = [{"tiles": [j.tiles[0], j.tiles[1]], "pips": [j.pips[0], j.pips[1]], "ok": j.ok}
+                              for j in layout.junctions]
+        label["legal"] = all(j.ok for j in layout.junctions)
+    return img8, label

@@ -1,0 +1,135 @@
+"""Read every domino tile in a photo: ``read_tiles(image_bgr, profile) -> Reading``.
+
+Stages (one module each): ``find`` finds tile faces on a reduced image, one per divider line;
+``pips`` rectifies each face from the full-resolution photo and counts each half (the logo reads 0);
+this module ties them together and checks the result against the set (each tile once, no half above
+``profile.max_pips``), reporting anything doubtful in ``Reading.warnings`` with a lowered confidence.
+
+Conventions, stated once for the package: images are BGR uint8 (``image_bgr``); points are ``xy``
+float64 (OpenCV order) and arrays are indexed ``[row, col]``; lengths in a profile are relative to the
+tile (tile widths) or to the working image, as each field says. ``TileReading.corners`` go around the
+face with corners[0]-corners[1] the short edge at the end of ``pips[0]``.
+
+No file or network I/O here (``companion.photo`` loads photos). Raises ``VisionInputError``
+(``ValueError``) for an array that is not an image.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(1 << 26))  # before cv2 is imported anywhere
+
+from dataclasses import dataclass, field  # noqa: E402
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from companion.rules.tiles import Tile  # noqa: E402
+from companion.vision.find import find_faces  # noqa: E402
+from companion.vision.pips import read_face, rectify  # noqa: E402
+from companion.vision.profile import Profile  # noqa: E402
+
+__all__ = ["Profile", "Reading", "TileReading", "VisionInputError", "read_tiles", "NO_TILE_WARNING"]
+
+NO_TILE_WARNING = "no tile found in the photo"
+
+
+class VisionInputError(ValueError):
+    """An array that is not a BGR (or gray) uint8 image."""
+
+
+@dataclass(frozen=True)
+class TileReading:
+    pips: tuple[int, int]
+    corners: np.ndarray  # (4, 2) float64 xy in the photo's pixels
+    confidence: float  # 0..1
+
+
+@dataclass(frozen=True)
+class Reading:
+    tiles: list[TileReading] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _where(point: np.ndarray, width: int, height: int) -> str:
+    x, y = point
+    horiz = "left" if x < width / 3 else "right" if x > 2 * width / 3 else "centre"
+    vert = "top" if y < height / 3 else "bottom" if y > 2 * height / 3 else "middle"
+    return f"{vert} {horiz}".replace("middle centre", "centre")
+
+
+def _edge_name(corners: np.ndarray, width: int, height: int) -> str:
+    names = []
+    if corners[:, 0].min() < 1:
+        names.append("left")
+    if corners[:, 0].max() > width - 2:
+        names.append("right")
+    if corners[:, 1].min() < 1:
+        names.append("top")
+    if corners[:, 1].max() > height - 2:
+        names.append("bottom")
+    return " and ".join(names) or "nearest"
+
+
+def _check_image(image_bgr: np.ndarray) -> np.ndarray:
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.dtype != np.uint8:
+        raise VisionInputError(f"expected a uint8 image array, got {type(image_bgr).__name__}"
+                               f"{'' if not isinstance(image_bgr, np.ndarray) else ' of ' + str(image_bgr.dtype)}")
+    if image_bgr.ndim == 2:
+        return cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR)
+    if image_bgr.ndim != 3 or image_bgr.shape[2] not in (3, 4) or min(image_bgr.shape[:2]) < 8:
+        raise VisionInputError(f"expected an image of shape (h, w, 3), got {image_bgr.shape}")
+    if image_bgr.shape[2] == 4:
+        return cv2.cvtColor(image_bgr, cv2.COLOR_BGRA2BGR)
+    return image_bgr
+
+
+def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None) -> Reading:
+    """Find and read every whole tile in ``image_bgr``; cut-off tiles and doubts go to ``warnings``."""
+    profile = profile or Profile()
+    image_bgr = _check_image(image_bgr)
+    height, width = image_bgr.shape[:2]
+    scale = min(1.0, profile.work_max_side / max(height, width))
+    work = image_bgr if scale >= 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
+                                                     interpolation=cv2.INTER_AREA)
+    search = find_faces(work, profile, scale=scale)
+    tiles: list[TileReading] = []
+    warnings: list[str] = []
+    for face in search.faces:
+        corners = (face.corners + 0.5) / scale - 0.5
+        if face.cut_off:
+            centre = np.clip(corners.mean(axis=0), 0, [width - 1, height - 1])
+            warnings.append(f"a tile cut off by the {_edge_name(corners, width, height)} border of the photo "
+                            f"(near x={centre[0]:.0f}, y={centre[1]:.0f}, {_where(centre, width, height)}) "
+                            "was left out")
+            continue
+        reading = read_face(rectify(image_bgr, corners, profile), profile)
+        pips = (reading.halves[0].pips, reading.halves[1].pips)
+        conf = face.score * 0.3 + 0.7 * min(h.confidence for h in reading.halves)
+        tiles.append(TileReading(pips, corners.astype(np.float64), float(round(conf, 3))))
+    if not search.faces:
+        warnings.append(NO_TILE_WARNING)
+    tiles, more = _check_set(tiles, profile)
+    return Reading(tiles, warnings + more)
+
+
+def _check_set(tiles: list[TileReading], profile: Profile) -> tuple[list[TileReading], list[str]]:
+    """Flag what a double-``max_pips`` set cannot hold: a half above max_pips, the same tile twice."""
+    warnings: list[str] = []
+    low = set()
+    seen: dict[Tile, list[int]] = {}
+    for k, t in enumerate(tiles):
+        if max(t.pips) > profile.max_pips:
+            low.add(k)
+            warnings.append(f"tile {k + 1} reads {t.pips[0]}|{t.pips[1]}: a half above {profile.max_pips} "
+                            f"is not in a double-{profile.max_pips} set; check it")
+            continue
+        seen.setdefault(Tile(*t.pips), []).append(k)
+    for tile, where in seen.items():
+        if len(where) > 1:
+            low.update(where)
+            warnings.append(f"tile {tile} read {len(where)} times (tiles {', '.join(str(k + 1) for k in where)}); "
+                            "a set holds each tile once, so at least one is misread")
+    out = [TileReading(t.pips, t.corners, min(t.confidence, 0.3)) if k in low else t for k, t in enumerate(tiles)]
+    return out, warnings

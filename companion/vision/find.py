@@ -1,0 +1,414 @@
+"""Find tile faces on a reduced image, one per divider line.
+
+Entry point: ``find_faces(work_bgr, profile) -> FaceSearch``.
+
+How: every tile has a line (painted or grooved) across the middle of its face. Thin elongated "ink"
+marks (darker or lighter than their surroundings) are divider candidates. From each candidate the face
+colour is sampled on both sides of the line and the face is grown over face-coloured pixels and small
+marks (pips), stopped by the other line candidates (the seams between touching tiles and their
+neighbours' dividers). The grown region is fitted with a quadrilateral and checked against what a tile
+looks like (aspect, divider at the centre and across the face). A seam between two tiles laid end to
+end looks like a divider too; its region overlaps two real tiles, so of overlapping candidates the
+largest set that does not overlap is kept (in a chain of n tiles, the n dividers beat the n-1 seams).
+
+Conventions: images are BGR uint8 (``work_bgr``: the photo reduced by ``FaceSearch.scale``); points
+are ``xy`` float64 in working-image pixels; masks are indexed ``[row, col]``. Corners go around the
+face with corners[0]-corners[1] the short edge at one end (which end is the pips[0] half is settled
+later, by ``pips.read_face``).
+
+Does not read pips and does no file I/O. Raises nothing for any image of the right type (an image
+with no tile gives an empty result).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.vision.profile import Profile
+
+
+@dataclass(frozen=True)
+class Face:
+    """One tile face found on the working image."""
+
+    corners: np.ndarray  # (4, 2) float64 xy, around the face, corners[0]-corners[1] a short edge
+    divider: tuple[float, float]  # divider centre, xy
+    score: float  # 0..1, how tile-like the region is
+    cut_off: bool  # touches the image border
+
+
+@dataclass(frozen=True)
+class FaceSearch:
+    faces: list[Face] = field(default_factory=list)
+    scale: float = 1.0  # working image = photo * scale
+
+
+@dataclass
+class _Line:
+    label: int
+    center: np.ndarray  # xy
+    along: np.ndarray  # unit vector along the line
+    length: float
+    thickness: float
+    box: tuple[int, int, int, int]  # x, y, w, h
+
+
+def _odd(n: float) -> int:
+    n = max(3, int(round(n)))
+    return n if n % 2 else n + 1
+
+
+def ink_masks(gray: np.ndarray, profile: Profile) -> np.ndarray:
+    """Pixels markedly darker or lighter (per ``profile.ink_polarity``) than their neighbourhood."""
+    k = _odd(profile.ink_window * max(gray.shape))
+    mean = cv2.blur(gray.astype(np.float32), (k, k))
+    g = gray.astype(np.float32)
+    mask = np.zeros(gray.shape, bool)
+    if profile.ink_polarity in ("dark", "both"):
+        mask |= g < mean - profile.ink_contrast
+    if profile.ink_polarity in ("light", "both"):
+        mask |= g > mean + profile.ink_contrast
+    return mask
+
+
+def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, list[_Line]]:
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    max_len = profile.divider_max_len * min(ink.shape)
+    lines = []
+    for i in range(1, n):
+        x, y, w, h, area = stats[i]
+        if max(w, h) < profile.divider_min_len * 0.7 or area < profile.divider_min_len:
+            continue
+        if max(w, h) > max_len * 1.5:
+            continue
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+        rw, rh = rw + 1.0, rh + 1.0
+        length, thick = max(rw, rh), min(rw, rh)
+        if length < profile.divider_min_len or length > max_len:
+            continue
+        if length / thick < profile.divider_min_aspect or area / (rw * rh) < profile.divider_min_fill:
+            continue
+        theta = np.deg2rad(angle if rw >= rh else angle + 90.0)
+        along = np.array([np.cos(theta), np.sin(theta)])
+        lines.append(_Line(i, np.array([cx, cy]), along, float(length), float(thick), (x, y, w, h)))
+    return labels, lines
+
+
+def _spots(ink: np.ndarray, labels: np.ndarray, profile: Profile) -> np.ndarray:
+    """Small roundish ink marks (pips), slightly grown to cover their soft rims."""
+    n, lab2, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    w, h, area = stats[:, 2].astype(float), stats[:, 3].astype(float), stats[:, 4].astype(float)
+    side = np.maximum(w, h)
+    roundish = (np.minimum(w, h) / np.maximum(side, 1) > 0.5) & (area / np.maximum(w * h, 1) > 0.5)
+    small = side <= profile.spot_max_size * max(ink.shape)
+    keep = roundish & small
+    keep[0] = False
+    mask = keep[lab2].astype(np.uint8)
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    return mask.astype(bool)
+
+
+def _lab_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    d = lab.astype(np.float32) - ref.astype(np.float32)
+    return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def _side_samples(lab: np.ndarray, ink: np.ndarray, line: _Line, sign: float) -> np.ndarray:
+    """Lab pixels of a thin strip beside the line, on the side ``sign`` (+1/-1) of its normal."""
+    normal = np.array([-line.along[1], line.along[0]])
+    h, w = ink.shape
+    ts = np.linspace(-0.4, 0.4, 9) * line.length
+    ds = (line.thickness / 2 + np.linspace(0.06, 0.2, 4) * line.length) * sign
+    pts = line.center + ts[:, None, None] * line.along + ds[None, :, None] * normal
+    pts = pts.reshape(-1, 2).round().astype(int)
+    ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+    pts = pts[ok]
+    if len(pts) == 0:
+        return np.zeros((0, 3), np.float32)
+    keep = ~ink[pts[:, 1], pts[:, 0]]
+    return lab[pts[keep, 1], pts[keep, 0]].astype(np.float32)
+
+
+@dataclass
+class _Candidate:
+    line: _Line
+    corners: np.ndarray
+    mask_box: tuple[int, int, int, int]
+    mask: np.ndarray
+    score: float
+    cut_off: bool
+
+
+def _order_corners(quad: np.ndarray) -> np.ndarray:
+    """Rotate the quadrilateral's corner list so that corners[0]-corners[1] is a short edge."""
+    quad = np.asarray(quad, np.float64).reshape(4, 2)
+    # consistent direction around the face (clockwise on screen)
+    area = 0.5 * np.sum(quad[:, 0] * np.roll(quad[:, 1], -1) - np.roll(quad[:, 0], -1) * quad[:, 1])
+    if area < 0:
+        quad = quad[::-1]
+    lens = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if lens[0] + lens[2] > lens[1] + lens[3]:
+        quad = np.roll(quad, -1, axis=0)
+    return quad
+
+
+def _fit_quad(contour: np.ndarray) -> np.ndarray:
+    hull = cv2.convexHull(contour)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4 and cv2.isContourConvex(approx):
+            box_area = cv2.contourArea(approx)
+            if box_area >= 0.9 * cv2.contourArea(hull):
+                return approx.reshape(4, 2).astype(np.float64)
+    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
+
+
+def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of a float32 image at xy points of any shape (..., 2); outside reads as +inf."""
+    shape = pts.shape[:-1]
+    flat = pts.reshape(-1, 2).astype(np.float32)
+    out = cv2.remap(img, flat[:, 0].reshape(1, -1), flat[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_CONSTANT, borderValue=float(np.inf))
+    return out.reshape(shape)
+
+
+def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, across: np.ndarray,
+               d_range: tuple[float, float], t_half: float, step: float, profile: Profile):
+    """The face's edge on one side: (distance from origin, edge points xy) or None.
+
+    Rays leave ``origin + t * across`` along ``direction``; the edge is the first distance where the
+    face-colour distance rises steeply on most rays (pips rise on a few rays only).
+    """
+    ts = np.linspace(-t_half, t_half, 15)
+    ds = np.arange(d_range[0], d_range[1] + step, step * 0.5)
+    pts = origin + ts[:, None, None] * across + ds[None, :, None] * direction
+    prof = _sample(dist, pts)  # (rays, ds)
+    prof = np.where(np.isfinite(prof), prof, profile.face_tolerance_max * 2)
+    lag = 2
+    rise = np.zeros_like(prof)
+    rise[:, lag:-lag] = prof[:, 2 * lag:] - prof[:, :-2 * lag]
+    score = np.percentile(rise, 50, axis=0)
+    if score.size == 0 or score.max() < profile.edge_min_rise:
+        return None
+    thresh = max(profile.edge_min_rise, profile.edge_rel_rise * score.max())
+    idx = int(np.argmax(score >= thresh))
+    while idx + 1 < len(score) and score[idx + 1] >= score[idx]:
+        idx += 1
+    d = float(ds[idx])
+    # per-ray edge position near d, for a line fit
+    win = max(2, int(round(2 * lag)))
+    lo, hi = max(0, idx - win), min(len(ds), idx + win + 1)
+    per_ray = lo + np.argmax(rise[:, lo:hi], axis=1)
+    good = rise[np.arange(len(ts)), per_ray] >= thresh * 0.5
+    pts_edge = origin + ts[good, None] * across + ds[per_ray[good], None] * direction
+    return d, pts_edge
+
+
+def _intersect(p1, d1, p2, d2) -> np.ndarray:
+    a = np.array([d1, -d2]).T
+    t = np.linalg.solve(a, p2 - p1)
+    return p1 + t[0] * d1
+
+
+DEBUG: list = []
+
+
+def _why(line, where) -> None:
+    if DEBUG is not None:
+        DEBUG.append((tuple(np.round(line.center).astype(int)), where))
+
+
+def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile) -> _Candidate | None:
+    side_a = _side_samples(lab, ink, line, 1.0)
+    side_b = _side_samples(lab, ink, line, -1.0)
+    if len(side_a) < 6 or len(side_b) < 6:
+        _why(line, 209)
+        return None
+    med_a, med_b = np.median(side_a, axis=0), np.median(side_b, axis=0)
+    both = np.vstack([side_a, side_b])
+    face = np.median(both, axis=0)
+    spread = np.median(_lab_distance(both, face)) * 1.4826 + 1.0
+    tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
+    if _lab_distance(med_a[None], med_b[None])[0] > tol:
+        _why(line, 216)
+        return None  # the two sides differ: an edge between a tile and the background, not a divider
+    h, w = ink.shape
+    width_max = line.length / profile.divider_span_min
+    reach = width_max * profile.tile_aspect_max / 2 + 4
+    x0, y0 = int(max(0, line.center[0] - reach)), int(max(0, line.center[1] - reach))
+    x1, y1 = int(min(w, line.center[0] + reach + 1)), int(min(h, line.center[1] + reach + 1))
+    dist = _lab_distance(lab[y0:y1, x0:x1], face)
+    dist[spots[y0:y1, x0:x1]] = 0.0  # pips read as face, so that they do not look like edges
+    dist = cv2.GaussianBlur(dist, (0, 0), max(0.7, line.thickness * 0.25))
+    c = line.center - np.array([x0, y0])
+    u = line.along
+    n = np.array([-u[1], u[0]])
+    step = max(1.0, line.length * profile.edge_step)
+    L = line.length
+    sides = {}
+    guessed = 0
+    for sgn in (1.0, -1.0):
+        sides[("u", sgn)] = _find_side(dist, c, sgn * u, n, (L * 0.5 / profile.divider_span_max,
+                                                             L * 0.5 / profile.divider_span_min),
+                                       0.4 * L, step, profile)
+    found = [sides[("u", s_)] for s_ in (1.0, -1.0) if sides[("u", s_)] is not None]
+    if len(found) < 2:
+        # a side without a visible edge: symmetric to the other one, or the set's usual proportions
+        d_guess = found[0][0] if found else L * 0.5 / profile.divider_span_typical
+        guessed += 2 - len(found)
+        for s_ in (1.0, -1.0):
+            if sides[("u", s_)] is None:
+                sides[("u", s_)] = (d_guess, np.zeros((0, 2)))
+    half_w = (sides[("u", 1.0)][0] + sides[("u", -1.0)][0]) / 2
+    off_u = (sides[("u", 1.0)][0] - sides[("u", -1.0)][0]) / 2
+    cc = c + off_u * u
+    for sgn in (1.0, -1.0):
+        sides[("n", sgn)] = _find_side(dist, cc, sgn * n, u, (half_w * profile.tile_aspect_min * 0.85,
+                                                              half_w * profile.tile_aspect_max * 1.05),
+                                       0.75 * half_w, step, profile)
+    found = [sides[("n", s_)] for s_ in (1.0, -1.0) if sides[("n", s_)] is not None]
+    if len(found) < 2:
+        d_guess = found[0][0] if found else half_w * profile.tile_aspect_typical
+        guessed += 2 - len(found)
+        for s_ in (1.0, -1.0):
+            if sides[("n", s_)] is None:
+                sides[("n", s_)] = (d_guess, np.zeros((0, 2)))
+    if guessed > profile.max_guessed_sides:
+        _why(line, 1)
+        return None
+    # a line per side: fitted through its edge points when there are enough, else parallel to the axis
+    side_lines = {}
+    for key, (d, pts) in sides.items():
+        axis, sgn = key
+        direction = n if axis == "u" else u
+        origin = (c if axis == "u" else cc) + d * sgn * (u if axis == "u" else n)
+        if len(pts) >= 5:
+            vx, vy, px, py = cv2.fitLine(pts.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+            dvec = np.array([vx, vy], float)
+            if abs(dvec @ direction) > np.cos(np.radians(profile.divider_angle_tol)):
+                direction, origin = dvec, np.array([px, py], float)
+        side_lines[key] = (origin, direction)
+    try:
+        quad = np.array([
+            _intersect(*side_lines[("n", 1.0)], *side_lines[("u", -1.0)]),
+            _intersect(*side_lines[("n", 1.0)], *side_lines[("u", 1.0)]),
+            _intersect(*side_lines[("n", -1.0)], *side_lines[("u", 1.0)]),
+            _intersect(*side_lines[("n", -1.0)], *side_lines[("u", -1.0)]),
+        ])
+    except np.linalg.LinAlgError:
+        _why(line, 266)
+        return None
+    quad = _order_corners(quad)
+    e = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    short, long_ = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
+    if short <= 0 or not profile.tile_aspect_min <= long_ / short <= profile.tile_aspect_max:
+        _why(line, 271)
+        return None
+    if not profile.divider_span_min <= L / short <= profile.divider_span_max:
+        _why(line, 273)
+        return None
+    off = float(np.linalg.norm(quad.mean(axis=0) - c))
+    if off > profile.divider_center_tol * long_:
+        _why(line, 276)
+        return None
+    short_dir = ((quad[1] - quad[0]) + (quad[2] - quad[3])) / 2
+    short_dir /= np.linalg.norm(short_dir) + 1e-9
+    angle = float(np.degrees(np.arccos(min(1.0, abs(float(short_dir @ u))))))
+    if angle > profile.divider_angle_tol:
+        _why(line, 281)
+        return None
+    # the face inside must be mostly face-coloured (ink aside)
+    filled = np.zeros(dist.shape, np.uint8)
+    cv2.fillConvexPoly(filled, np.round(quad).astype(np.int32), 1)
+    inside = filled.astype(bool)
+    ink_win = ink[y0:y1, x0:x1]
+    plain = inside & ~ink_win
+    if plain.sum() < 10:
+        _why(line, 289)
+        return None
+    face_frac = float(np.mean(dist[plain] <= tol))
+    if face_frac < profile.min_face_fill:
+        _why(line, 292)
+        return None
+    quad_full = quad + np.array([x0, y0])
+    m = profile.border_margin
+    cut = bool((quad_full[:, 0] < m).any() or (quad_full[:, 1] < m).any()
+               or (quad_full[:, 0] > w - 1 - m).any() or (quad_full[:, 1] > h - 1 - m).any())
+    score = float((1 - off / (profile.divider_center_tol * long_)) * 0.3
+                  + (1 - angle / profile.divider_angle_tol) * 0.3 + face_frac * 0.4) * (1 - 0.15 * guessed)
+    return _Candidate(line, quad_full, (x0, y0, x1, y1), inside, score, cut)
+
+
+def _overlap(a: _Candidate, b: _Candidate) -> float:
+    ax0, ay0, ax1, ay1 = a.mask_box
+    bx0, by0, bx1, by1 = b.mask_box
+    x0, y0, x1, y1 = max(ax0, bx0), max(ay0, by0), min(ax1, bx1), min(ay1, by1)
+    if x0 >= x1 or y0 >= y1:
+        return 0.0
+    ma = a.mask[y0 - ay0:y1 - ay0, x0 - ax0:x1 - ax0]
+    mb = b.mask[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0]
+    inter = np.count_nonzero(ma & mb)
+    return inter / max(1, min(np.count_nonzero(a.mask), np.count_nonzero(b.mask)))
+
+
+def _select(cands: list[_Candidate], max_overlap: float = 0.25) -> list[_Candidate]:
+    """The largest (then best-scoring) set of candidates that do not overlap."""
+    n = len(cands)
+    clash = [[False] * n for _ in range(n)]
+    for i, j in itertools.combinations(range(n), 2):
+        if _overlap(cands[i], cands[j]) > max_overlap:
+            clash[i][j] = clash[j][i] = True
+    chosen: list[int] = []
+    seen = [False] * n
+    for start in range(n):
+        if seen[start]:
+            continue
+        group, stack = [], [start]
+        seen[start] = True
+        while stack:
+            k = stack.pop()
+            group.append(k)
+            for j in range(n):
+                if clash[k][j] and not seen[j]:
+                    seen[j] = True
+                    stack.append(j)
+        if len(group) == 1:
+            chosen += group
+            continue
+        if len(group) <= 16:
+            best, best_key = [], (-1, -1.0)
+            for r in range(len(group), 0, -1):
+                if r < best_key[0]:
+                    break
+                for sub in itertools.combinations(group, r):
+                    if any(clash[a][b] for a, b in itertools.combinations(sub, 2)):
+                        continue
+                    key = (r, sum(cands[k].score for k in sub))
+                    if key > best_key:
+                        best, best_key = list(sub), key
+            chosen += best
+        else:  # large clusters: greedy by score
+            for k in sorted(group, key=lambda k: -cands[k].score):
+                if not any(clash[k][c] for c in chosen):
+                    chosen.append(k)
+    return [cands[k] for k in sorted(chosen)]
+
+
+def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0) -> FaceSearch:
+    """Every tile face on ``work_bgr`` (BGR uint8, already reduced by ``scale``)."""
+    gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
+    lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
+    ink = ink_masks(gray, profile)
+    labels, lines = _line_candidates(ink, profile)
+    spots = _spots(ink, labels, profile)
+    cands = [c for c in (_fit(ln, ink, spots, lab, profile) for ln in lines) if c]
+    chosen = _select(cands)
+    faces = [Face(c.corners, (float(c.line.center[0]), float(c.line.center[1])), c.score, c.cut_off) for c in chosen]
+    return FaceSearch(faces, scale)

@@ -1,0 +1,100 @@
+"""A set profile: every threshold the recognizer uses, with documented defaults.
+
+Entry point: ``Profile`` (frozen dataclass) with ``Profile.from_dict(d)`` / ``profile.to_dict()``.
+Shipped profiles live as JSON files in ``calibration/profiles/`` and are loaded with
+``calibration.load_profile(name)``; the defaults here describe the giant wooden set.
+
+Units: lengths are relative to something named in the field's comment ("tile widths", "pixels of the
+working image", ...); colour distances are in OpenCV 8-bit Lab units (L, a, b each 0..255).
+
+Raises ``ProfileError`` (``ValueError``) for an unknown field or a value of the wrong type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+
+class ProfileError(ValueError):
+    """A profile that names an unknown field or gives a value of the wrong type."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Thresholds of the recognizer for one kind of domino set."""
+
+    name: str = "giant-wood"
+    max_pips: int = 6  # highest half in the set (6, 9 or 12)
+
+    # --- finding tiles (find.py), on a reduced "working" image -------------------------------------
+    work_max_side: int = 1280  # the photo is reduced so that its longer side is at most this
+    ink_polarity: str = "both"  # "dark": pips/divider darker than the face; "light": lighter; "both"
+    ink_window: float = 0.035  # local-mean window for ink, as a fraction of the working image's longer side
+    ink_contrast: float = 22.0  # gray levels an ink pixel differs from its local mean
+    divider_min_aspect: float = 3.5  # long/short side of a divider's bounding box
+    divider_min_fill: float = 0.45  # divider area / its bounding box area
+    divider_min_len: float = 7.0  # pixels of the working image
+    divider_max_len: float = 0.5  # fraction of the working image's shorter side
+    divider_span_min: float = 0.45  # divider length / tile width, lowest plausible
+    divider_span_max: float = 1.08  # divider length / tile width, highest plausible
+    face_tolerance: float = 3.2  # face colour distance allowed, in robust spreads of the face sample
+    face_tolerance_min: float = 14.0  # ... but never less than this many Lab units
+    face_tolerance_max: float = 40.0  # ... nor more
+    divider_span_typical: float = 0.8  # usual divider length / tile width, for a side without a visible edge
+    tile_aspect_typical: float = 2.0  # usual long/short side, for an end without a visible edge
+    max_guessed_sides: int = 2  # sides of a face that may be inferred rather than seen
+    tile_aspect_min: float = 1.15  # long/short side of a found face (a tile tilted 50 degrees shortens)
+    tile_aspect_max: float = 3.6
+    divider_center_tol: float = 0.16  # divider centre's distance from the face centre, in tile lengths
+    divider_angle_tol: float = 22.0  # degrees between the divider and the face's short side
+    spot_max_size: float = 0.06  # largest pip-like mark, as a fraction of the working image's longer side
+    edge_step: float = 0.04  # step of the edge search, in divider lengths
+    edge_min_rise: float = 6.0  # Lab distance a face edge must rise over on most rays
+    edge_rel_rise: float = 0.45  # ... and this fraction of the strongest rise on that side
+    border_margin: float = 2.0  # pixels of the working image: a face this near the border is cut off
+    min_face_fill: float = 0.7  # face pixels / area of the fitted quadrilateral
+
+    # --- reading pips (pips.py), on the rectified tile ----------------------------------------------
+    rect_width: int = 96  # pixels across a rectified tile (its length is twice this)
+    face_margin: float = 0.07  # border of the rectified face ignored (bevel), in tile widths
+    divider_band: float = 0.09  # half-height of the band around the divider ignored, in tile widths
+    pip_contrast: float = 40.0  # Lab distance from the face colour that marks a pip pixel
+    pip_contrast_spread: float = 3.0  # ... or this many robust spreads of the face, whichever is larger
+    pip_area_min: float = 0.006  # pip area in square tile widths (radius 0.044)
+    pip_area_max: float = 0.06  # (radius 0.138)
+    pip_min_circularity: float = 0.55  # 4*pi*area/perimeter^2
+    pip_size_ratio: float = 3.2  # a pip this many times larger or smaller than the half's median is not one
+    logo_min_area: float = 0.05  # a non-pip mark at least this big (square tile widths) makes the half a logo
+    use_color_ink: bool = False  # pips differ from the face in colour as well as brightness (coloured pips)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "Profile":
+        """Build a profile from a mapping; missing fields keep their defaults."""
+        if not isinstance(data, dict):
+            raise ProfileError(f"a profile must be a JSON object, not {type(data).__name__}")
+        known = {f.name: f for f in fields(cls)}
+        values = {}
+        for key, value in data.items():
+            if key.startswith("_"):  # comments
+                continue
+            if key not in known:
+                raise ProfileError(f"unknown profile field: {key!r}")
+            default = getattr(cls, key)
+            if isinstance(default, bool):
+                ok = isinstance(value, bool)
+            elif isinstance(default, int):
+                ok = isinstance(value, int) and not isinstance(value, bool)
+            elif isinstance(default, float):
+                ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+                value = float(value) if ok else value
+            else:
+                ok = isinstance(value, str)
+            if not ok:
+                raise ProfileError(f"profile field {key!r} has the wrong type: {value!r}")
+            values[key] = value
+        if values.get("ink_polarity", "both") not in ("dark", "light", "both"):
+            raise ProfileError(f"profile field 'ink_polarity' must be dark, light or both: {values['ink_polarity']!r}")
+        return cls(**values)
+
+    def to_dict(self) -> dict:
+        return asdict(self)

@@ -351,7 +351,9 @@ LUCKY_DRAW = Preset(
                    "players' remaining dominoes minus the number of dots on their own dominoes."),
     choices=(
         Choice("3 players", "whoever draws the double-six domino must draw the 28th domino, giving them a "
-               "10-domino hand", "dealt so: the double-six holder gets the 28th tile"),
+               "10-domino hand",
+               "dealt so: the double-six holder gets the 28th tile; when the 28th tile is the double-six "
+               "itself, nobody drew it, and the tiles are dealt again"),
         Choice("is a double a spinner", "All doubles can be played off all four edges.",
                "yes: every double is open on its two ends and both sides"),
         Choice("blocked round with two lowest hands", "the player with the fewest dots on their dominoes wins.",

@@ -1,0 +1,117 @@
+"""The SQLite database behind the dashboard: where it lives, its schema, and how every write runs.
+
+Entry points: ``default_db_path()``, ``connect(path)`` (opens and creates the schema on first use) and
+``write(conn)``, the one way to change the database: a ``BEGIN IMMEDIATE`` transaction that commits on
+success and rolls back on any exception.
+
+Conventions: connections use ``isolation_level=None`` (autocommit; we issue BEGIN/COMMIT ourselves,
+because Python's implicit transactions start too late and lose updates under a threaded server),
+``journal_mode=WAL`` (readers never block the writer), ``synchronous=FULL`` (an acknowledged round
+survives a SIGKILL or power cut) and a busy timeout so concurrent writers queue instead of failing.
+One connection per request or per thread; a connection is never shared between threads.
+
+Does not know about matches: that is ``companion.store.matches``.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+BUSY_TIMEOUT_MS = 10_000
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS matches (
+    id              TEXT PRIMARY KEY,
+    created_at      TEXT NOT NULL,
+    rules           TEXT NOT NULL,
+    profile         TEXT NOT NULL,
+    target          INTEGER NOT NULL,
+    players         TEXT NOT NULL,            -- JSON list of names, in seating order
+    host_token_hash TEXT NOT NULL,            -- sha256 hex of the host token (the token itself is never stored)
+    pending_play    TEXT NOT NULL DEFAULT '{}', -- JSON {name: points} scored so far in the current round
+    version         INTEGER NOT NULL DEFAULT 1 -- bumped by every change (event streams watch it)
+);
+CREATE TABLE IF NOT EXISTS rounds (
+    match_id   TEXT NOT NULL REFERENCES matches(id),
+    n          INTEGER NOT NULL,              -- 1, 2, ... in order of play
+    entry      TEXT NOT NULL,                 -- JSON {hands, boneyard, table, play_points} as entered
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (match_id, n)
+);
+CREATE TABLE IF NOT EXISTS history (
+    id        INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id  TEXT NOT NULL REFERENCES matches(id),
+    at        TEXT NOT NULL,
+    kind      TEXT NOT NULL,                  -- created, round added, round edited, round undone, play points
+    n         INTEGER,
+    detail    TEXT NOT NULL                   -- JSON
+);
+CREATE INDEX IF NOT EXISTS history_by_match ON history (match_id, id);
+CREATE TABLE IF NOT EXISTS idempotency (
+    match_id     TEXT NOT NULL,
+    key          TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    status       INTEGER NOT NULL,
+    response     TEXT NOT NULL,
+    PRIMARY KEY (match_id, key)
+);
+"""
+
+
+def _statements(script: str) -> list[str]:
+    """Split a script into statements (``executescript`` would commit outside our transaction)."""
+    out, current = [], ""
+    for line in script.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            out.append(current.strip())
+            current = ""
+    return out
+
+
+def default_db_path() -> Path:
+    """``companion.sqlite3`` in the user's data directory (XDG on Linux, the usual places elsewhere)."""
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "companion" / "companion.sqlite3"
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """Open the database at ``path`` (creating its folder and schema if needed)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
+                           check_same_thread=False)
+    conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
+        with write(conn):  # several servers may start at once: the schema is created exactly once
+            for statement in _statements(_SCHEMA):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return conn
+
+
+@contextmanager
+def write(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """Run a block as one ``BEGIN IMMEDIATE`` transaction: commit on success, roll back on error."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

@@ -1,0 +1,58 @@
+"""The party dashboard: a Flask app (pages, the HTTP API of CONTRACTS.md, live event streams).
+
+Entry point: ``create_app(test_config=None)``. Importing this package creates nothing; each call
+builds a fresh app whose database path comes from ``DATABASE`` (default: the user's data directory).
+Blueprints are registered from the short explicit list ``BLUEPRINTS``: add one line for a new feature.
+
+Conventions: views never run SQL (``companion.store`` does); every ``ValueError`` subclass becomes a
+JSON ``{"error": message}`` with one status (``companion.web.errors``); an unexpected exception answers
+``{"error": "internal error"}`` (never a stack trace). Changes need the host token as a bearer token.
+Everything the pages use (scripts, styles, images) is served from ``static/``: no internet needed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Mapping
+
+from flask import Flask
+
+# "module:attribute" of every blueprint, in registration order. One line per feature.
+BLUEPRINTS = (
+    "companion.web.api:bp",
+    "companion.web.events:bp",
+    "companion.web.pages:bp",
+)
+
+DEFAULTS: Mapping[str, Any] = {
+    "DATABASE": None,                  # None: companion.store.db.default_db_path()
+    "MAX_CONTENT_LENGTH": 30 * 1024 * 1024,  # uploads above this answer 413
+    "MAX_STREAMS": 48,                 # open event streams; keep below the server's threads
+    "STREAM_KEEPALIVE_S": 15.0,        # a comment line this often keeps proxies and phones connected
+    "STREAM_POLL_S": 2.0,              # streams also re-read the version this often (other processes)
+    "STREAM_RETRY_MS": 2000,           # the browser's reconnect delay after a dropped stream
+    "LAN_HOST": None,                  # the server's LAN address, used in the join QR code
+    "JSON_SORT_KEYS": False,
+}
+
+
+def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the dashboard app. ``test_config`` overrides ``DEFAULTS`` (tests pass a temp DATABASE)."""
+    from companion.store.db import default_db_path
+    from companion.web import context, errors
+    from companion.web.events import Broker
+
+    app = Flask(__name__)
+    app.config.from_mapping(DEFAULTS)
+    if test_config:
+        app.config.from_mapping(test_config)
+    if app.config["DATABASE"] is None:
+        app.config["DATABASE"] = str(default_db_path())
+    app.json.sort_keys = False
+    app.extensions["companion.broker"] = Broker(app.config["MAX_STREAMS"])
+    context.init_app(app)
+    errors.init_app(app)
+    for spec in BLUEPRINTS:
+        module_name, attribute = spec.split(":")
+        app.register_blueprint(getattr(importlib.import_module(module_name), attribute))
+    return app

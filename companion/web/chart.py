@@ -1,0 +1,74 @@
+"""The race chart: an inline SVG drawn on the server, one line per player, with the target line.
+
+Entry point: ``race_svg(race, target)`` where ``race`` maps each player (in seating order) to their
+running totals after round 0, 1, 2, ... (as ``companion.store.matches.get_match`` gives it). Returns
+``Markup`` (names are escaped here), sized by its viewBox so it fills any width: big type for a TV.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from markupsafe import Markup, escape
+
+# One colour per seat, readable on the dark board and told apart by colour-blind viewers.
+PLAYER_COLOURS = ("#ffb000", "#3fa9f5", "#ff5d8f", "#6fdc8c")
+WIDTH, HEIGHT = 960, 420
+PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 64, 150, 28, 48
+
+
+def player_colour(seat: int) -> str:
+    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+
+
+def _nice_step(span: float) -> int:
+    for step in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if span / step <= 6:
+            return step
+    return 10000
+
+
+def race_svg(race: Mapping[str, Sequence[int]], target: int) -> Markup:
+    rounds = max((len(v) for v in race.values()), default=1) - 1
+    top = max([target] + [max(v) for v in race.values() if v])
+    top = top + _nice_step(top) * 0.25
+    plot_w, plot_h = WIDTH - PAD_LEFT - PAD_RIGHT, HEIGHT - PAD_TOP - PAD_BOTTOM
+
+    def x(i: int) -> float:
+        return PAD_LEFT + plot_w * (i / max(rounds, 1))
+
+    def y(v: float) -> float:
+        return PAD_TOP + plot_h * (1 - v / top)
+
+    parts = [f'<svg class="race" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+             f'aria-label="score after each round" xmlns="http://www.w3.org/2000/svg">']
+    step = _nice_step(top)
+    for v in range(0, int(top) + 1, step):
+        parts.append(f'<line class="grid" x1="{PAD_LEFT}" x2="{PAD_LEFT + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>')
+        parts.append(f'<text class="tick" x="{PAD_LEFT - 10}" y="{y(v) + 7:.1f}" text-anchor="end">{v}</text>')
+    tick_every = max(1, -(-rounds // 12))
+    for i in range(0, rounds + 1, tick_every):
+        parts.append(f'<text class="tick" x="{x(i):.1f}" y="{HEIGHT - 14}" text-anchor="middle">{i}</text>')
+    parts.append(f'<line class="target" x1="{PAD_LEFT}" x2="{PAD_LEFT + plot_w}" '
+                 f'y1="{y(target):.1f}" y2="{y(target):.1f}"/>')
+    parts.append(f'<text class="target-label" x="{PAD_LEFT + plot_w + 8}" y="{y(target) + 7:.1f}">'
+                 f'target {target}</text>')
+    labels: list[tuple[float, str, str, int]] = []
+    for seat, (name, totals) in enumerate(race.items()):
+        colour = player_colour(seat)
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(totals))
+        parts.append(f'<polyline class="line" points="{points}" stroke="{colour}"/>')
+        for i, v in enumerate(totals):
+            parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="6" fill="{colour}"/>')
+        labels.append((y(totals[-1]), name, colour, totals[-1]))
+    # end labels, nudged apart so that close scores stay readable
+    labels.sort()
+    placed: list[float] = []
+    for ly, name, colour, score in labels:
+        if placed and ly - placed[-1] < 30:
+            ly = placed[-1] + 30
+        placed.append(ly)
+        parts.append(f'<text class="end-label" x="{x(rounds) + 14:.1f}" y="{ly + 8:.1f}" fill="{colour}">'
+                     f'{escape(name)} {score}</text>')
+    parts.append("</svg>")
+    return Markup("".join(parts))

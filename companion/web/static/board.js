@@ -1,0 +1,119 @@
+/* The scoreboard: follows the match live (Server-Sent Events, polling when the stream drops) and,
+   on the host's device, offers "undo last round". The live part is rendered (and escaped) by the
+   server; this script only swaps the fresh fragment in. */
+"use strict";
+(() => {
+  const board = document.querySelector(".board");
+  const matchId = board.dataset.matchId;
+  const token = Companion.hostToken(matchId);
+  const conn = document.getElementById("conn");
+  const flash = document.querySelector(".flash");
+  let version = Number(board.dataset.version);
+  let busy = false, again = false, source = null, pollTimer = null;
+
+  if (token) document.body.classList.add("is-host");
+
+  function setConn(state) {
+    conn.textContent = state;
+    conn.dataset.state = state;
+  }
+
+  function say(text) {
+    flash.textContent = text;
+    flash.hidden = !text;
+  }
+
+  function scoresOf(root) {
+    const out = {};
+    root.querySelectorAll(".card").forEach((card) => {
+      out[card.dataset.player] = card.querySelector(".score").dataset.score;
+    });
+    return out;
+  }
+
+  async function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    try {
+      const res = await fetch(board.dataset.liveUrl, { cache: "no-store" });
+      if (!res.ok) return;
+      const template = document.createElement("template");
+      template.innerHTML = await res.text();  // server-rendered by Jinja, names escaped there
+      const fresh = template.content.querySelector("#live");
+      const current = document.getElementById("live");
+      if (!fresh || Number(fresh.dataset.version) < version) return;
+      version = Number(fresh.dataset.version);
+      const before = scoresOf(current);
+      const wasOpen = current.querySelector("details.history")?.open;
+      if (wasOpen) fresh.querySelector("details.history").open = true;
+      current.replaceWith(fresh);
+      fresh.querySelectorAll(".card").forEach((card) => {
+        if (before[card.dataset.player] !== card.querySelector(".score").dataset.score) card.classList.add("bump");
+      });
+    } finally {
+      busy = false;
+      if (again) { again = false; refresh(); }
+    }
+  }
+
+  function startPolling() {
+    if (pollTimer) return;
+    pollTimer = setInterval(async () => {
+      try {
+        const match = await Companion.api("GET", board.dataset.apiUrl);
+        if (match.version !== version) refresh();
+      } catch (e) { setConn("offline"); }
+    }, 3000);
+  }
+
+  function stopPolling() {
+    clearInterval(pollTimer);
+    pollTimer = null;
+  }
+
+  function listen() {
+    if (!window.EventSource) { setConn("polling"); startPolling(); return; }
+    source = new EventSource(board.dataset.eventsUrl);
+    source.addEventListener("open", () => { setConn("live"); stopPolling(); });
+    source.addEventListener("match", (event) => {
+      setConn("live");
+      stopPolling();
+      if (Number(event.lastEventId) !== version) refresh();
+    });
+    source.addEventListener("error", () => {
+      setConn("polling");
+      startPolling();
+      if (source.readyState === EventSource.CLOSED) {  // refused (e.g. 503): try again later
+        source.close();
+        setTimeout(listen, 15000);
+      }
+    });
+  }
+
+  // Undo: a second tap within a few seconds confirms (no modal dialogs on a TV remote or phone).
+  const undo = document.getElementById("undo-round");
+  let armed = null;
+  undo.addEventListener("click", async () => {
+    const rounds = Number(document.getElementById("live").dataset.rounds);
+    if (!rounds) { say("No round to undo."); return; }
+    if (armed === null) {
+      undo.textContent = `Tap again to undo round ${rounds}`;
+      undo.classList.add("danger");
+      armed = setTimeout(() => { armed = null; undo.textContent = "Undo last round"; undo.classList.remove("danger"); }, 4000);
+      return;
+    }
+    clearTimeout(armed);
+    armed = null;
+    undo.textContent = "Undo last round";
+    undo.classList.remove("danger");
+    try {
+      await Companion.api("DELETE", `/api/matches/${matchId}/rounds/${rounds}`, undefined, { token });
+      say(`Round ${rounds} undone.`);
+      refresh();
+    } catch (err) {
+      say(err.message);
+    }
+  });
+
+  listen();
+})();

@@ -67,7 +67,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _cmd_scan(args: argparse.Namespace) -> int:
-    raise UsageError("companion scan: not available yet")
+    import json
+
+    from calibration import ProfileError, UnknownProfileError, load_profile
+    from companion.scanner import scan_photo
+
+    try:
+        profile = load_profile(args.profile)
+    except (UnknownProfileError, ProfileError) as exc:
+        raise UsageError(f"companion scan: {exc}") from None
+    status = EXIT_OK
+    for photo in args.photos:
+        result = scan_photo(photo, profile=profile, annotate_to=args.annotate)
+        if "error" in result:
+            status = EXIT_PARTIAL
+            print(f"companion scan: {result['error']}", file=sys.stderr)
+        if args.json:
+            print(json.dumps(result), flush=True)
+        elif "error" not in result:
+            print(f"{result['file']} ({result['width']}x{result['height']}): {len(result['tiles'])} tiles, "
+                  f"{result['pip_total']} pips")
+            for k, tile in enumerate(result["tiles"], 1):
+                print(f"  {k:>2}. {tile['pips'][0]}|{tile['pips'][1]}  confidence {tile['confidence']:.2f}")
+            for warning in result["warnings"]:
+                print(f"  warning: {warning}")
+    return status
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:

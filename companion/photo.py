@@ -1,0 +1,107 @@
+"""Load a photo as phones save it: JPEG (with EXIF orientation), PNG, HEIC, and anything Pillow reads.
+
+Entry point: ``load_photo(source, *, max_pixels=..., draft_side=None) -> np.ndarray`` (BGR uint8, in the
+orientation a person sees). ``source`` is a path or the file's bytes.
+
+The header is read first so that a file declaring a huge image is refused before it is decoded.
+``draft_side`` lets Pillow decode a JPEG reduced (its draft mode: 1/2, 1/4, 1/8) when a smaller image is
+enough; the result then is smaller than the photo (``photo_size`` gives the full size).
+
+Raises ``PhotoError`` (``ValueError``) subclasses whose messages name the file: ``PhotoNotFoundError``,
+``PhotoFormatError`` (not an image, or truncated), ``PhotoTooLargeError``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(1 << 26))  # before cv2 is imported anywhere
+
+import numpy as np  # noqa: E402
+from PIL import Image, ImageOps, UnidentifiedImageError  # noqa: E402
+
+try:  # HEIC/HEIF as iPhones save them
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+    HEIF_SUPPORTED = True
+except ImportError:  # pragma: no cover - pillow-heif is a dependency, but keep JPEG/PNG working without it
+    HEIF_SUPPORTED = False
+
+MAX_PIXELS = 50_000_000  # 50 MP: well above any phone photo, far below what would exhaust memory
+
+
+class PhotoError(ValueError):
+    """A photo that cannot be read."""
+
+
+class PhotoNotFoundError(PhotoError):
+    """No file at the path given."""
+
+
+class PhotoFormatError(PhotoError):
+    """Not an image Pillow can decode, or a truncated one."""
+
+
+class PhotoTooLargeError(PhotoError):
+    """An image whose header declares more pixels than allowed."""
+
+
+def _name(source: str | Path | bytes) -> str:
+    return "uploaded photo" if isinstance(source, (bytes, bytearray)) else repr(str(source))
+
+
+def _open(source: str | Path | bytes) -> Image.Image:
+    try:
+        if isinstance(source, (bytes, bytearray)):
+            if not source:
+                raise PhotoFormatError("uploaded photo is empty")
+            return Image.open(io.BytesIO(bytes(source)))
+        path = Path(source)
+        if not path.is_file():
+            raise PhotoNotFoundError(f"no such photo: {str(source)!r}")
+        return Image.open(path)
+    except UnidentifiedImageError:
+        raise PhotoFormatError(f"{_name(source)} is not an image this program can read") from None
+    except OSError as exc:
+        raise PhotoFormatError(f"{_name(source)} cannot be opened: {exc}") from None
+
+
+def _oriented_size(img: Image.Image) -> tuple[int, int]:
+    w, h = img.size
+    try:
+        orientation = img.getexif().get(0x0112, 1)
+    except Exception:  # noqa: BLE001 - a broken EXIF block must not stop the photo from loading
+        orientation = 1
+    return (h, w) if orientation in (5, 6, 7, 8) else (w, h)
+
+
+def photo_size(source: str | Path | bytes) -> tuple[int, int]:
+    """(width, height) as a person sees the photo, read from the header only."""
+    with _open(source) as img:
+        return _oriented_size(img)
+
+
+def load_photo(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS,
+               draft_side: int | None = None) -> np.ndarray:
+    """Decode ``source`` to a BGR uint8 array with its EXIF orientation applied."""
+    img = _open(source)
+    with img:
+        w, h = img.size
+        if w * h > max_pixels:
+            raise PhotoTooLargeError(f"{_name(source)} is too large: {w}x{h} pixels "
+                                     f"(at most {max_pixels // 1_000_000} megapixels)")
+        if draft_side and img.format == "JPEG" and max(w, h) > draft_side:
+            img.draft("RGB", (draft_side, draft_side))  # decodes at 1/2, 1/4 or 1/8 when that is enough
+        try:
+            img.load()
+            img = ImageOps.exif_transpose(img)
+            rgb = img.convert("RGB")
+        except (OSError, SyntaxError, ValueError) as exc:
+            raise PhotoFormatError(f"{_name(source)} is damaged or truncated: {exc}") from None
+        except Image.DecompressionBombError as exc:  # pragma: no cover - caught by the size check first
+            raise PhotoTooLargeError(f"{_name(source)} is too large: {exc}") from None
+    arr = np.asarray(rgb)
+    return np.ascontiguousarray(arr[:, :, ::-1])

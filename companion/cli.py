@@ -202,7 +202,11 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    raise UsageError("companion serve: not available yet")
+    from companion.web.server import serve
+
+    if not 0 < args.port < 65536:
+        raise UsageError(f"companion serve: invalid port: {args.port!r}")
+    return serve(args.host, args.port, args.db)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -157,15 +157,19 @@ def _full_set(rng: np.random.Generator) -> Layout:
     values = _values(rng, 28, 0.0)
     rows, cols = (4, 7) if rng.random() < 0.5 else (7, 4)
     along = rng.random() < 0.5
-    gx = (2.0 if along else 1.0) + float(rng.uniform(0.3, 0.9))
-    gy = (1.0 if along else 2.0) + float(rng.uniform(0.3, 0.9))
-    tiles = []
+    gx = (2.0 if along else 1.0) + float(rng.uniform(0.4, 0.9))
+    gy = (1.0 if along else 2.0) + float(rng.uniform(0.4, 0.9))
+    tiles: list[Placed] = []
     for k, v in enumerate(values):
         r, c = divmod(k, cols)
-        ang = (0.0 if along else math.pi / 2) + float(rng.normal(0, 0.06)) + (math.pi if rng.random() < 0.5 else 0)
-        tiles.append(Placed(v, c * gx + float(rng.normal(0, 0.05)), r * gy + float(rng.normal(0, 0.05)), ang))
-    ok = [t for i, t in enumerate(tiles) if _fits(t, tiles[:i], 0.05)]
-    return Layout(ok, None, ["full-set"])
+        for jitter in (1.0, 0.5, 0.0):  # laid out by hand: a little crooked, never overlapping
+            ang = (0.0 if along else math.pi / 2) + float(rng.normal(0, 0.05)) * jitter \
+                + (math.pi if rng.random() < 0.5 else 0)
+            t = Placed(v, c * gx + float(rng.normal(0, 0.05)) * jitter, r * gy + float(rng.normal(0, 0.05)) * jitter, ang)
+            if _fits(t, tiles, 0.05):
+                break
+        tiles.append(t)
+    return Layout(tiles, None, ["full-set"])
 
 
 # ---- lines of play -------------------------------------------------------------------------------------
@@ -291,11 +295,12 @@ def _try_line(rng: np.random.Generator, n: int, wrong: bool) -> Layout | None:
     # real play is a little untidy
     rot = float(rng.uniform(0, 2 * math.pi))
     c, s = math.cos(rot), math.sin(rot)
-    out = []
+    out: list[Placed] = []
     for t in tiles:
-        x = c * t.cx - s * t.cy + float(rng.normal(0, 0.012))
-        y = s * t.cx + c * t.cy + float(rng.normal(0, 0.012))
-        out.append(Placed(t.pips, x, y, t.angle + rot + float(rng.normal(0, 0.012))))
+        x, y = c * t.cx - s * t.cy, s * t.cx + c * t.cy
+        moved = Placed(t.pips, x + float(rng.normal(0, 0.012)), y + float(rng.normal(0, 0.012)),
+                       t.angle + rot + float(rng.normal(0, 0.01)))
+        out.append(moved if _fits(moved, out, -0.04) else Placed(t.pips, x, y, t.angle + rot))
     return Layout(out, junctions, sorted(tags | {"layout"}))
 
 

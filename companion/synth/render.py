@@ -42,6 +42,7 @@ class Camera:
     def __init__(self, size: tuple[int, int], f: float, target: np.ndarray, dist: float, tilt: float,
                  yaw: float, roll: float) -> None:
         self.size = size
+        self.yaw, self.roll = yaw, roll
         w, h = size
         self.K = np.array([[f, 0, w / 2], [0, f, h / 2], [0, 0, 1.0]])
         ct, st = math.cos(tilt), math.sin(tilt)
@@ -121,6 +122,19 @@ def _visible_fraction(quad: np.ndarray, size: tuple[int, int]) -> float:
     rect = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     inter, _ = cv2.intersectConvexConvex(quad.astype(np.float32), rect)
     return float(inter) / area
+
+
+def _inside(quad: np.ndarray, size: tuple[int, int]) -> bool:
+    """The face lies wholly inside the photo, clear of the border by a few percent of its width."""
+    w, h = size
+    margin = 0.06 * float(np.linalg.norm(quad[0] - quad[1])) + 2.0
+    return bool((quad[:, 0] >= margin).all() and (quad[:, 0] <= w - 1 - margin).all()
+                and (quad[:, 1] >= margin).all() and (quad[:, 1] <= h - 1 - margin).all())
+
+
+def _target_dist(cam: "Camera") -> float:
+    """Distance from the camera to the ground point on its optical axis."""
+    return float(-cam.C[2] / cam.R[2][2])
 
 
 def _choose_camera(rng: np.random.Generator, layout: Layout, size: tuple[int, int], tilt: float,
@@ -213,6 +227,20 @@ def render_scene(seed: int, *, kind: str = "hand", style: str | None = None, siz
                  allow_partial: bool | None = None, name: str | None = None) -> tuple[np.ndarray, dict]:
     """Render one photo. Returns ``(image_bgr uint8 (h, w, 3), label dict)``; see the module docstring.
 
+    The image has been through JPEG compression once (decoded again), exactly as ``render_photo`` writes it.
+    """
+    data, label = render_photo(seed, kind=kind, style=style, size=size, count=count, wrong=wrong,
+                               tilt_deg=tilt_deg, ground=ground, light=light, jpeg_quality=jpeg_quality,
+                               allow_partial=allow_partial, name=name)
+    return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), label
+
+
+def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, size: tuple[int, int] | None = None,
+                 count: int | None = None, wrong: bool | None = None, tilt_deg: float | None = None,
+                 ground: str | None = None, light: str | None = None, jpeg_quality: int | None = None,
+                 allow_partial: bool | None = None, name: str | None = None) -> tuple[bytes, dict]:
+    """Render one photo as JPEG file bytes and its label dict (arguments as ``render_scene``).
+
     ``kind``: hand | touching | crowd | full-set | layout. ``style``: a name from ``STYLE_NAMES`` or None
     for a random giant wooden set. ``size``: (width, height) in pixels, random when None. ``count``: the
     number of tiles (random for the kind when None). ``wrong``: for layouts, one wrong junction or none
@@ -239,6 +267,17 @@ def render_scene(seed: int, *, kind: str = "hand", style: str | None = None, siz
     thick = st.thickness
     tilt = math.radians(tilt_deg)
     cam = _choose_camera(rng, layout, (w, h), tilt, thick, kind, allow_partial)
+    if not allow_partial:  # every tile must be whole: step back until all are well inside
+        for _ in range(12):
+            quads = [cam.project(_box_points(t, thick)[1]) for t in layout.tiles]
+            if all(_inside(q, (w, h)) for q in quads):
+                break
+            mid = np.mean(np.concatenate(quads), axis=0)
+            g = np.linalg.solve(cam.plane_homography(0.0), np.array([*mid, 1.0]))
+            g0 = np.linalg.solve(cam.plane_homography(0.0), np.array([w / 2, h / 2, 1.0]))
+            target = cam.C + cam.R[2] * _target_dist(cam)
+            target[:2] += g[:2] / g[2] - g0[:2] / g0[2]
+            cam = Camera((w, h), cam.K[0, 0], target, _target_dist(cam) * 1.08, tilt, cam.yaw, cam.roll)
 
     # decide what is in the photo: whole tiles, clearly cut tiles (partial) and nothing in between
     keep: list[tuple[Placed, np.ndarray, bool]] = []
@@ -246,10 +285,7 @@ def render_scene(seed: int, *, kind: str = "hand", style: str | None = None, siz
         _, top = _box_points(t, thick)
         quad = cam.project(top)
         frac = _visible_fraction(quad, (w, h))
-        edge = np.linalg.norm(quad[0] - quad[1])
-        margin = 0.06 * edge + 2.0
-        inside = (quad[:, 0] >= margin).all() and (quad[:, 0] <= w - 1 - margin).all() and \
-            (quad[:, 1] >= margin).all() and (quad[:, 1] <= h - 1 - margin).all()
+        inside = _inside(quad, (w, h))
         if inside:
             keep.append((t, quad, False))
         elif 0.15 <= frac <= 0.85 and allow_partial:
@@ -381,7 +417,8 @@ def render_scene(seed: int, *, kind: str = "hand", style: str | None = None, siz
     img8 = (np.clip(img, 0, 1) * 255 + 0.5).astype(np.uint8)
     quality = jpeg_quality if jpeg_quality is not None else int(rng.integers(62, 96))
     ok, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    img8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if not ok:  # pragma: no cover - OpenCV always encodes a valid uint8 image
+        raise RuntimeError("JPEG encoding failed")
 
     tags = set(layout.tags) | {ground, light, kind}
     if tilt_deg >= 20:
@@ -403,4 +440,4 @@ def render_scene(seed: int, *, kind: str = "hand", style: str | None = None, siz
         label["junctions"] = [{"tiles": [j.tiles[0], j.tiles[1]], "pips": [j.pips[0], j.pips[1]], "ok": j.ok}
                               for j in layout.junctions]
         label["legal"] = all(j.ok for j in layout.junctions)
-    return img8, label
+    return buf.tobytes(), label

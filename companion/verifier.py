@@ -12,7 +12,8 @@ Entry points:
 The verdict: ``legal`` is true when every junction matches. A mismatch may be a wrong play or a misread
 tile; a warning names every tile in doubt (read with low confidence, or read as a tile already seen in the
 photo) that sits on a mismatched junction, e.g. ``tile 3 (5-2) is in doubt; junction 2-3 may be
-misread``. Tiles that touch nothing are named too, since a missed junction goes unchecked. The scan's own
+misread``. Tiles that touch nothing are named too, since a missed junction goes unchecked, and so are
+two tiles that lie against each other where the line of play (a tree) cannot join them. The scan's own
 warnings (tiles cut off by the border) come first.
 
 Conventions: ``image_bgr`` is OpenCV's BGR uint8; points are xy pixels of the photo as a person sees it;
@@ -30,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from companion.vision.junctions import Junction, JunctionConfig, find_junctions, in_doubt
+from companion.vision.junctions import Junction, JunctionConfig, find_junctions, in_doubt, prune_loops
 
 OK_BGR = (60, 190, 40)
 BAD_BGR = (40, 40, 230)
@@ -65,9 +66,14 @@ def verify_photo(
 def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dict:
     """Turn a ``companion scan`` object into a ``companion verify`` object."""
     tiles = read_tiles_of(scan)
-    junctions = find_junctions(tiles, config)
+    junctions, strays = prune_loops(find_junctions(tiles, config))
     warnings = [str(w) for w in scan.get("warnings", [])]
     warnings += layout_warnings(tiles, junctions, config)
+    warnings += [
+        f"tiles {i} and {j} lie against each other ({a} to {b}) but a line of play has no loops: "
+        "taken as not joined, not checked"
+        for (i, j), (a, b) in ((stray.tiles, stray.pips) for stray in strays)
+    ]
     return {
         "file": scan.get("file"),
         "tiles": scan["tiles"],
@@ -138,7 +144,7 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
         raise VerdictError(f"annotate needs a BGR image (H x W x 3), got {getattr(image_bgr, 'shape', image_bgr)!r}")
     out = image_bgr.copy()
     tiles = read_tiles_of(verdict)
-    junctions = find_junctions(tiles, config)
+    junctions, strays = prune_loops(find_junctions(tiles, config))
     scale = max(out.shape[:2]) / 1000.0
     thick = max(1, round(2 * scale))
     font = cv2.FONT_HERSHEY_SIMPLEX
@@ -148,6 +154,9 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
         cv2.polylines(out, [outline], True, colour, thick, cv2.LINE_AA)
         centre = tile.corners.mean(axis=0)
         _label(out, f"{index}: {_name(tile)}", centre, 0.6 * scale, thick, font)
+    for stray in strays:
+        point = tuple(int(round(v)) for v in stray.point)
+        cv2.circle(out, point, max(3, int(0.1 * _tile_width(tiles[stray.tiles[0]]))), (160, 160, 160), -1, cv2.LINE_AA)
     for junction in junctions:
         i, j = junction.tiles
         width = min(_tile_width(tiles[i]), _tile_width(tiles[j]))

@@ -1,6 +1,8 @@
 """Where the tiles of a line of play meet: junction geometry over tile outlines.
 
-Entry point: ``find_junctions(tiles, config=JunctionConfig()) -> tuple[Junction, ...]``.
+Entry points: ``find_junctions(tiles, config=JunctionConfig()) -> tuple[Junction, ...]`` (every
+contact), ``prune_loops(junctions) -> (kept, strays)`` (the line of play is a tree: a contact that
+would close a loop is a stray, not a junction), ``in_doubt(confidence, config)``.
 
 A *junction* is a place where the short edge (an *end*) of one tile lies against part of another tile:
 
@@ -51,6 +53,9 @@ class JunctionKind(enum.Enum):
     """An end against the middle of a long side: a double laid crosswise or a spinner's side arm."""
     CORNER = "corner"
     """An end against a long side off its middle: the line turns a corner there."""
+    ALONGSIDE = "alongside"
+    """A double's long side against another tile's long side, mostly along one of its halves: a double
+    laid where the line turns a corner (counted only when one of the two was read as a double)."""
 
 
 @dataclass(frozen=True)
@@ -119,15 +124,19 @@ class Junction:
 
 @dataclass(frozen=True)
 class _Contact:
-    """One end of tile ``i`` lying against an edge of tile ``j`` (a candidate junction)."""
+    """Edge ``edge_i`` of tile ``i`` lying against edge ``edge`` of tile ``j`` (a candidate junction).
+
+    Edges are numbered from their first corner: 0 is the ``pips[0]`` end, 2 the ``pips[1]`` end, 1 and
+    3 the long sides.
+    """
 
     i: int
-    end: int
+    edge_i: int
     j: int
-    edge: int  # 0: j's pips[0] end, 2: j's pips[1] end, 1 or 3: a long side
+    edge: int
     gap: float
     overlap: float
-    along: float  # where on j's axis the contact lies: 0 at the pips[0] end, 1 at the pips[1] end
+    along: float  # where along tile j the contact's middle lies: 0 at the pips[0] end, 1 at the pips[1] end
     point: tuple[float, float]
 
     @property
@@ -139,27 +148,76 @@ def find_junctions(tiles: Sequence[TileLike], config: JunctionConfig = JunctionC
     """Every junction between the given tiles, ordered by tile indexes.
 
     Each end of a tile touches at most one other tile (the best candidate), and each pair of tiles meets
-    at most once. No tiles or no junctions give an empty tuple.
+    at most once. A double may also lie alongside another tile, long side to long side (a double laid
+    where the line turns a corner): that counts as a junction only when one of the two was read as a
+    double, since plain tiles side by side are not part of one line. No tiles or no junctions give an
+    empty tuple.
     """
     outlines = [_outline(index, tile) for index, tile in enumerate(tiles)]
     pips = [_pips(index, tile) for index, tile in enumerate(tiles)]
     best: dict[tuple[int, int], _Contact] = {}
+
+    def keep(contact: _Contact) -> None:
+        pair = (min(contact.i, contact.j), max(contact.i, contact.j))
+        if pair not in best or contact.score > best[pair].score:
+            best[pair] = contact
+
     for i, quad_i in enumerate(outlines):
-        for end in (0, 1):
+        for edge_i in (0, 2):
             candidates = [
                 contact
                 for j, quad_j in enumerate(outlines)
                 if j != i
-                for contact in _contacts(i, end, quad_i, j, quad_j, config)
+                for contact in _contacts(i, edge_i, quad_i, j, quad_j, config)
             ]
-            if not candidates:
+            if candidates:
+                keep(max(candidates, key=lambda c: c.score))
+    for i, quad_i in enumerate(outlines):
+        if pips[i][0] != pips[i][1]:
+            continue
+        for j, quad_j in enumerate(outlines):
+            pair = (min(i, j), max(i, j))
+            if j == i or pair in best:
                 continue
-            contact = max(candidates, key=lambda c: c.score)
-            pair = (min(i, contact.j), max(i, contact.j))
-            if pair not in best or contact.score > best[pair].score:
-                best[pair] = contact
+            for edge_i in (1, 3):
+                for contact in _contacts(i, edge_i, quad_i, j, quad_j, config):
+                    if contact.edge in (1, 3):
+                        keep(contact)
     junctions = [_junction(contact, pips, config) for contact in best.values()]
     return tuple(sorted(junctions, key=lambda junction: junction.tiles))
+
+
+# How readily each kind of contact happens by accident between tiles of different arms (lower: rarer).
+_STRAY_LIKENESS = {JunctionKind.END_TO_END: 0, JunctionKind.CROSSWISE: 0, JunctionKind.ALONGSIDE: 1,
+                   JunctionKind.CORNER: 2}
+
+
+def prune_loops(junctions: Sequence[Junction]) -> tuple[tuple[Junction, ...], tuple[Junction, ...]]:
+    """Split contacts into the line of play and stray contacts that would close a loop.
+
+    A line of play is a tree: each tile joins it at one place. Two tiles of different arms that happen
+    to lie against each other close a loop; one contact of each loop is then not a junction. Contacts
+    are taken best first (matching before mismatched; then by kind, as a stray contact is most often an
+    end against some tile's side and least often end to end; then the tighter fit), keeping each that joins
+    two parts not yet joined (Kruskal's spanning tree). Returns ``(kept, strays)``, each sorted by
+    tile indexes.
+    """
+    parent: dict[int, int] = {}
+
+    def root(node: int) -> int:
+        while parent.get(node, node) != node:
+            node = parent[node]
+        return node
+
+    kept, strays = [], []
+    for junction in sorted(junctions, key=lambda j: (not j.ok, _STRAY_LIKENESS[j.kind], abs(j.gap), j.tiles)):
+        a, b = (root(index) for index in junction.tiles)
+        if a == b:
+            strays.append(junction)
+        else:
+            parent[a] = b
+            kept.append(junction)
+    return tuple(sorted(kept, key=lambda j: j.tiles)), tuple(sorted(strays, key=lambda j: j.tiles))
 
 
 def in_doubt(confidence: float, config: JunctionConfig = JunctionConfig()) -> bool:
@@ -189,55 +247,89 @@ def _edge(quad: np.ndarray, edge: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _contacts(
-    i: int, end: int, quad_i: np.ndarray, j: int, quad_j: np.ndarray, config: JunctionConfig
+    i: int, edge_i: int, quad_i: np.ndarray, j: int, quad_j: np.ndarray, config: JunctionConfig
 ) -> list[_Contact]:
-    """Candidate contacts of end ``end`` of tile ``i`` against each edge of tile ``j``."""
-    p, q = _edge(quad_i, 2 * end)
+    """Candidate contacts of edge ``edge_i`` of tile ``i`` against each edge of tile ``j``.
+
+    Distances are in units of tile ``i``'s width measured across ``edge_i`` (twice the distance from
+    the tile's centre to that edge's middle for a long side, once for an end), so perspective, which
+    shrinks lengths in one direction more than in another, cancels locally.
+    """
+    p, q = _edge(quad_i, edge_i)
     mid = (p + q) / 2
     outward = mid - quad_i.mean(axis=0)
-    half_length = float(np.hypot(*outward))
-    end_length = float(np.hypot(*(q - p)))
-    if half_length == 0 or end_length == 0:
+    reach = float(np.hypot(*outward))
+    unit = reach if edge_i in (0, 2) else 2 * reach
+    edge_i_length = float(np.hypot(*(q - p)))
+    if reach == 0 or edge_i_length == 0:
         return []
-    outward /= half_length
-    along_end = (q - p) / end_length
+    outward /= reach
+    along_i = (q - p) / edge_i_length
     if float(np.dot(quad_j.mean(axis=0) - mid, outward)) <= 0:
-        return []  # tile j lies behind this end
+        return []  # tile j lies behind this edge
     max_sin = math.sin(math.radians(config.max_angle_deg))
-    axis_start = quad_j[0:2].mean(axis=0)
-    axis = quad_j[2:4].mean(axis=0) - axis_start
-    axis_sq = float(np.dot(axis, axis))
+    frame_j = _tile_frame(quad_j)
     found = []
     for edge in range(4):
         r, s = _edge(quad_j, edge)
         edge_length = float(np.hypot(*(s - r)))
-        if edge_length == 0 or axis_sq == 0:
+        if edge_length == 0 or frame_j is None:
             continue
         along_edge = (s - r) / edge_length
-        if abs(float(along_end[0] * along_edge[1] - along_end[1] * along_edge[0])) > max_sin:
+        if abs(float(along_i[0] * along_edge[1] - along_i[1] * along_edge[0])) > max_sin:
             continue
         normal = np.array([-along_edge[1], along_edge[0]])
         if np.dot(normal, outward) < 0:
             normal = -normal
-        gap = float(np.dot(r - mid, normal)) / half_length
+        gap = float(np.dot(r - mid, normal)) / unit
         if abs(gap) > config.max_gap:
             continue
-        lo, hi = sorted((float(np.dot(r - p, along_end)), float(np.dot(s - p, along_end))))
-        overlap = (min(hi, end_length) - max(lo, 0.0)) / end_length
+        lo, hi = sorted((float(np.dot(r - p, along_i)), float(np.dot(s - p, along_i))))
+        lo, hi = max(lo, 0.0), min(hi, edge_i_length)
+        overlap = (hi - lo) / edge_i_length
         if overlap < config.min_overlap:
             continue
-        centre = p + along_end * (max(lo, 0.0) + min(hi, end_length)) / 2
-        along = float(np.dot(centre - axis_start, axis)) / axis_sq
-        found.append(_Contact(i, end, j, edge, gap, overlap, along, (float(centre[0]), float(centre[1]))))
+        centre = p + along_i * (lo + hi) / 2
+        mapped = frame_j @ np.array([centre[0], centre[1], 1.0])
+        along = float(mapped[0] / mapped[2]) / 2
+        found.append(_Contact(i, edge_i, j, edge, gap, overlap, along, (float(centre[0]), float(centre[1]))))
     return found
+
+
+_TILE_CORNERS = np.array([[0.0, 0.0], [0.0, 1.0], [2.0, 1.0], [2.0, 0.0]])  # a tile's face, in widths
+
+
+def _tile_frame(quad: np.ndarray) -> np.ndarray | None:
+    """The homography from photo xy to the tile's own frame (x from 0 at the pips[0] end to 2), or None.
+
+    Perspective makes a tile's outline a general quadrilateral whose middle is not where straight
+    projections put it; the homography through the four corners places a point on the tile exactly.
+    """
+    rows, rhs = [], []
+    for (x, y), (u, v) in zip(quad, _TILE_CORNERS):
+        rows.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        rows.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        rhs += [u, v]
+    try:
+        h = np.linalg.solve(np.array(rows), np.array(rhs))
+    except np.linalg.LinAlgError:
+        return None  # a degenerate outline (three corners in a line)
+    return np.append(h, 1.0).reshape(3, 3)
 
 
 def _junction(contact: _Contact, pips: list[tuple[int, int]], config: JunctionConfig) -> Junction:
     i, j = contact.i, contact.j
-    value_i = pips[i][contact.end]
+    # An end touches with its own half; a long side only ever counts for a double (both halves alike).
+    half_i = contact.edge_i // 2 if contact.edge_i in (0, 2) else 0
+    value_i = pips[i][half_i]
     if contact.edge in (0, 2):
-        kind = JunctionKind.END_TO_END
+        kind = JunctionKind.END_TO_END if contact.edge_i in (0, 2) else JunctionKind.CROSSWISE
         half_j = contact.edge // 2
+        ok = pips[j][half_j] == value_i
+    elif contact.edge_i in (1, 3):
+        # A double alongside: the touching half of the other tile is the one its side covers most.
+        kind = JunctionKind.ALONGSIDE
+        half_j = 0 if contact.along < 0.5 else 1
         ok = pips[j][half_j] == value_i
     elif abs(contact.along - 0.5) <= config.crosswise_band:
         kind = JunctionKind.CROSSWISE
@@ -251,7 +343,7 @@ def _junction(contact: _Contact, pips: list[tuple[int, int]], config: JunctionCo
         ok = pips[j][half_j] == value_i
     value_j = pips[j][half_j]
     if i < j:
-        tiles, halves, values = (i, j), (contact.end, half_j), (value_i, value_j)
+        tiles, halves, values = (i, j), (half_i, half_j), (value_i, value_j)
     else:
-        tiles, halves, values = (j, i), (half_j, contact.end), (value_j, value_i)
+        tiles, halves, values = (j, i), (half_j, half_i), (value_j, value_i)
     return Junction(tiles, halves, values, kind, ok, contact.point, contact.gap)

@@ -111,10 +111,22 @@ def test_a_corner_on_the_wrong_half_is_a_mismatch():
 
 
 def test_tiles_side_by_side_are_not_a_junction():
-    stacked = [tile(6, 4, (0, 0), 0), tile(4, 4, (0, W + 1), 0)]
-    brick = [tile(6, 4, (0, 0), 0), tile(4, 4, (W, W + 1), 0)]
+    stacked = [tile(6, 4, (0, 0), 0), tile(4, 1, (0, W + 1), 0)]
+    brick = [tile(6, 4, (0, 0), 0), tile(4, 1, (W, W + 1), 0)]
     assert find_junctions(stacked) == ()
     assert find_junctions(brick) == ()
+
+
+def test_a_double_laid_at_a_corner_lies_alongside_the_last_half():
+    # 6-4 along x ends at x = W; the line turns towards +y with 4-4 laid crosswise to the new
+    # direction: it lies along x beside the 4 half, sticking out half a tile past the end.
+    tiles = [tile(6, 4, (0, 0), 0), tile(4, 4, (W / 2, W + 1), 0), tile(4, 2, (W / 2, 2.5 * W + 2), 90)]
+    assert summary(find_junctions(tiles)) == [
+        ((0, 1), (4, 4), "alongside", True),
+        ((1, 2), (4, 4), "crosswise", True),
+    ]
+    wrong_half = [tile(4, 6, (0, 0), 0), tile(4, 4, (W / 2, W + 1), 0)]
+    assert summary(find_junctions(wrong_half)) == [((0, 1), (6, 4), "alongside", False)]
 
 
 def test_ends_offset_by_half_a_tile_are_not_a_junction():

@@ -96,27 +96,24 @@ def _cmd_scan(args: argparse.Namespace) -> int:
 
 def _cmd_verify(args: argparse.Namespace) -> int:
     import json
-    from pathlib import Path
 
     from calibration import load_profile
-    from companion.verifier import describe_junction, verify_photo, write_annotation
+    from companion.verifier import describe_junction, verify_photo
 
     try:
         profile = load_profile(args.profile)
     except ValueError as exc:
         raise UsageError(f"companion verify: {exc}") from None
-    verdict = verify_photo(args.photo, profile=profile, name=args.photo)
+    try:
+        verdict = verify_photo(args.photo, profile=profile, annotate_to=args.annotate)
+    except OSError as exc:  # the annotated picture could not be written
+        print(f"companion verify: --annotate {args.annotate}: {exc}", file=sys.stderr)
+        return EXIT_PARTIAL
     if "error" in verdict:
-        print(f"companion verify: {args.photo}: {verdict['error']}", file=sys.stderr)
+        print(f"companion verify: {verdict['error']}", file=sys.stderr)
         if args.json:
             print(json.dumps(verdict))
         return EXIT_PARTIAL
-    if args.annotate:
-        try:
-            write_annotation(args.photo, verdict, Path(args.annotate))
-        except (OSError, ValueError) as exc:
-            print(f"companion verify: --annotate {args.annotate}: {exc}", file=sys.stderr)
-            return EXIT_PARTIAL
     if args.json:
         print(json.dumps(verdict))
         return EXIT_OK

@@ -1,7 +1,7 @@
 """Check a line of play from a photo: every junction, a verdict, and a picture of it.
 
 Entry points:
-- ``verify_photo(source, *, profile, name=None, config=JunctionConfig()) -> dict``: the exact
+- ``verify_photo(source, *, profile, name=None, config=..., annotate_to=None) -> dict``: the exact
   ``companion verify --json`` object ``{"file", "tiles", "junctions", "legal", "warnings"}``, or
   ``{"file", "error"}`` when the photo cannot be read. The CLI and the web API both call it.
 - ``verify_scan(scan, *, config=JunctionConfig()) -> dict``: the same from a ``companion scan`` object
@@ -20,18 +20,30 @@ Conventions: ``image_bgr`` is OpenCV's BGR uint8; points are xy pixels of the ph
 tile indexes in warnings are the indexes of ``tiles`` (from 0), as in ``junctions[k].tiles``.
 
 This module does not judge whether a play was allowed by a rule preset (``companion.rules.disputes``
-does); its one file writer, ``write_annotation``, is there for the CLI's ``--annotate DIR``.
+does). It writes a file only when asked to (``annotate_to``, the CLI's ``--annotate DIR``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from companion.vision.junctions import Junction, JunctionConfig, find_junctions, in_doubt, prune_loops
+from companion.photo import PhotoError, load_photo  # sets OPENCV_IO_MAX_IMAGE_PIXELS before cv2
+
+import cv2  # noqa: E402
+
+from companion.scanner import reading_to_dict  # noqa: E402
+from companion.vision import read_tiles  # noqa: E402
+from companion.vision.junctions import (  # noqa: E402
+    Junction,
+    JunctionConfig,
+    find_junctions,
+    in_doubt,
+    prune_loops,
+)
+from companion.vision.profile import Profile  # noqa: E402
 
 OK_BGR = (60, 190, 40)
 BAD_BGR = (40, 40, 230)
@@ -51,16 +63,28 @@ class ReadTile:
 
 
 def verify_photo(
-    source: str | Path | bytes, *, profile: Any = None, name: str | None = None,
-    config: JunctionConfig = JunctionConfig(),
+    source: str | Path | bytes, *, profile: Profile | None = None, name: str | None = None,
+    config: JunctionConfig = JunctionConfig(), annotate_to: str | Path | None = None,
 ) -> dict:
-    """Read the tiles in a photo and check every junction (see the module docstring for the object)."""
-    from companion.scanner import scan_photo  # the recognizer; imported here to keep this module light
+    """Read the tiles in a photo and check every junction (see the module docstring for the object).
 
-    scan = scan_photo(source, profile=profile, name=name)
-    if "error" in scan:
-        return {"file": scan.get("file"), "error": scan["error"]}
-    return verify_scan(scan, config=config)
+    ``annotate_to``: a folder to write ``annotate``'s picture into, as ``<stem>.verify.png``.
+    """
+    file = name if name is not None else ("upload" if isinstance(source, (bytes, bytearray)) else str(source))
+    try:
+        image = load_photo(source)
+    except PhotoError as exc:
+        return {"file": file, "error": str(exc)}
+    reading = read_tiles(image, profile or Profile())
+    scan = reading_to_dict(reading, file=file, width=image.shape[1], height=image.shape[0])
+    verdict = verify_scan(scan, config=config)
+    if annotate_to is not None:
+        out_dir = Path(annotate_to)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        target = out_dir / f"{Path(file).stem or 'photo'}.verify.png"
+        if not cv2.imwrite(str(target), annotate(image, verdict, config=config)):
+            raise OSError(f"could not write the annotated picture {str(target)!r}")
+    return verdict
 
 
 def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dict:
@@ -138,8 +162,6 @@ def describe_junction(verdict: dict, k: int) -> str:
 
 def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = JunctionConfig()) -> np.ndarray:
     """A copy of the photo with tile outlines and readings, and a green or red mark on each junction."""
-    import cv2
-
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
         raise VerdictError(f"annotate needs a BGR image (H x W x 3), got {getattr(image_bgr, 'shape', image_bgr)!r}")
     out = image_bgr.copy()
@@ -169,30 +191,17 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
             d = int(radius * 0.6)
             cv2.line(out, (point[0] - d, point[1] - d), (point[0] + d, point[1] + d), (255, 255, 255), thick)
             cv2.line(out, (point[0] - d, point[1] + d), (point[0] + d, point[1] - d), (255, 255, 255), thick)
-    verdict_text = "LEGAL" if all(j.ok for j in junctions) else "NOT LEGAL"
-    _label(out, f"{verdict_text}: {sum(j.ok for j in junctions)}/{len(junctions)} junctions match",
-           np.array([10.0, 30.0 * scale + 10]), 0.9 * scale, thick, font, centred=False,
-           colour=OK_BGR if verdict_text == "LEGAL" else BAD_BGR)
+    if not junctions:
+        text, colour = f"NO JUNCTIONS FOUND among {len(tiles)} tiles", (0, 200, 255)
+    elif all(j.ok for j in junctions):
+        text, colour = f"LEGAL: all {len(junctions)} junctions match", OK_BGR
+    else:
+        text, colour = f"NOT LEGAL: {sum(not j.ok for j in junctions)} of {len(junctions)} junctions do not match", BAD_BGR
+    _label(out, text, np.array([10.0, 30.0 * scale + 10]), 0.9 * scale, thick, font, centred=False, colour=colour)
     return out
 
 
-def write_annotation(source: str | Path, verdict: dict, directory: Path, *,
-                     config: JunctionConfig = JunctionConfig()) -> Path:
-    """Write ``annotate``'s picture of the photo at ``source`` as ``DIRECTORY/<stem>.verify.jpg``."""
-    import cv2
-
-    from companion.photo import load_photo
-
-    directory.mkdir(parents=True, exist_ok=True)
-    target = directory / f"{Path(source).stem}.verify.jpg"
-    if not cv2.imwrite(str(target), annotate(load_photo(source), verdict, config=config)):
-        raise OSError(f"could not write {str(target)!r}")
-    return target
-
-
 def _label(out, text, where, size, thick, font, *, centred=True, colour=(255, 255, 255)) -> None:
-    import cv2
-
     size = max(size, 0.4)
     (w, h), base = cv2.getTextSize(text, font, size, thick)
     x, y = (int(where[0] - w / 2), int(where[1] + h / 2)) if centred else (int(where[0]), int(where[1]))

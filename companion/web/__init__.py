@@ -13,6 +13,7 @@ Everything the pages use (scripts, styles, images) is served from ``static/``: n
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any, Mapping
 
 from flask import Flask
@@ -31,6 +32,8 @@ DEFAULTS: Mapping[str, Any] = {
     "STREAM_KEEPALIVE_S": 15.0,        # a comment line this often keeps proxies and phones connected
     "STREAM_POLL_S": 2.0,              # streams also re-read the version this often (other processes)
     "STREAM_RETRY_MS": 2000,           # the browser's reconnect delay after a dropped stream
+    "SCAN_CONCURRENCY": 2,             # photos read at once (reading is CPU-bound); others queue
+    "SCAN_WAIT_S": 60.0,               # how long a photo may queue before the answer is 503
     "LAN_HOST": None,                  # the server's LAN address, used in the join QR code
     "JSON_SORT_KEYS": False,
 }
@@ -50,6 +53,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["DATABASE"] = str(default_db_path())
     app.json.sort_keys = False
     app.extensions["companion.broker"] = Broker(app.config["MAX_STREAMS"])
+    app.extensions["companion.scan_gate"] = threading.BoundedSemaphore(app.config["SCAN_CONCURRENCY"])
     context.init_app(app)
     errors.init_app(app)
     for spec in BLUEPRINTS:

@@ -139,7 +139,13 @@ def scan():
     except ModuleNotFoundError as exc:
         raise ScanUnavailableError(f"reading photos is not available in this build ({exc.name} missing)") from exc
     profile = load_profile(request.form.get("profile") or None)
-    result = scan_photo(data, profile=profile, name=photo.filename or "photo")
+    gate = current_app.extensions["companion.scan_gate"]
+    if not gate.acquire(timeout=current_app.config["SCAN_WAIT_S"]):
+        raise ScanUnavailableError("the server is busy reading other photos; try again in a moment")
+    try:
+        result = scan_photo(data, profile=profile, name=photo.filename or "photo")
+    finally:
+        gate.release()
     if "error" in result:
         return jsonify(result), 422
     current_app.logger.info("scanned %s: %d tiles", result.get("file"), len(result.get("tiles", [])))

@@ -1,0 +1,85 @@
+"""The live event stream: the match at once, again on each change, keepalives, the cap."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+
+def _events(response):
+    """Yield (event, data) pairs from an SSE response, skipping the retry line and comments."""
+    buffer = ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line and not line.startswith(":"))
+            if block.startswith(":"):
+                yield "comment", block
+            elif "event" in fields:
+                yield fields["event"], fields
+            elif block.startswith("retry"):
+                yield "retry", block
+
+
+def test_stream_sends_the_match_at_once_then_each_change(app, client, new_match):
+    match_id, auth = new_match()
+    response = client.get(f"/api/matches/{match_id}/events", buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-cache"
+    events = _events(response)
+    assert next(events)[0] == "retry"
+    kind, first = next(events)
+    assert kind == "match" and json.loads(first["data"])["id"] == match_id
+
+    def later():
+        time.sleep(0.1)
+        client.post(f"/api/matches/{match_id}/rounds", json={"hands": {"Ann": "6-4", "Bob": ""}}, headers=auth)
+    threading.Thread(target=later).start()
+    kind, second = next(e for e in events if e[0] == "match")
+    assert int(second["id"]) > int(first["id"])
+    assert json.loads(second["data"])["players"][1]["score"] == 10
+    response.close()
+    assert app.extensions["companion.broker"].open_streams == 0
+
+
+def test_idle_stream_sends_keepalive_comments(client, new_match):
+    match_id, _ = new_match()
+    response = client.get(f"/api/matches/{match_id}/events", buffered=False)
+    kinds = []
+    for kind, _ in _events(response):
+        kinds.append(kind)
+        if kind == "comment":
+            break
+    response.close()
+    assert kinds[-1] == "comment" and "match" in kinds
+
+
+def test_streams_are_capped(app, client, new_match):
+    match_id, _ = new_match()
+    app.extensions["companion.broker"].max_streams = 2
+    open_ = [client.get(f"/api/matches/{match_id}/events", buffered=False) for _ in range(2)]
+    refused = client.get(f"/api/matches/{match_id}/events")
+    assert refused.status_code == 503 and "error" in refused.json
+    for response in open_:
+        response.close()
+    again = client.get(f"/api/matches/{match_id}/events", buffered=False)
+    assert again.status_code == 200
+    again.close()
+    assert app.extensions["companion.broker"].open_streams == 0
+
+
+def test_unknown_match_stream_is_404(client):
+    assert client.get("/api/matches/nosuch/events").status_code == 404
+
+
+def test_closing_the_broker_ends_streams(app, client, new_match):
+    match_id, _ = new_match()
+    response = client.get(f"/api/matches/{match_id}/events", buffered=False)
+    events = _events(response)
+    next(events)
+    app.extensions["companion.broker"].close()
+    rest = list(events)  # ends instead of waiting forever
+    assert all(kind in ("match", "comment", "retry") for kind, _ in rest)
+    response.close()

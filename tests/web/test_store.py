@@ -1,0 +1,125 @@
+"""The store on its own: schema on first start, transactions under threads, the stored entries."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+from companion.store import db, matches
+from companion.store.errors import MatchConflictError, MatchNotFoundError, WrongTokenError
+
+
+@pytest.fixture
+def path(tmp_path):
+    return tmp_path / "sub" / "companion.sqlite3"
+
+
+def test_connect_creates_folder_schema_and_pragmas(path):
+    conn = db.connect(path)
+    tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {"matches", "rounds", "history", "idempotency"} <= tables
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+    assert conn.isolation_level is None
+    db.connect(path).close()  # a second start keeps the data
+    conn.close()
+
+
+def test_write_rolls_back_on_error(path):
+    conn = db.connect(path)
+    match, _ = matches.create_match(conn, {"players": ["Ann", "Bob"], "rules": "block"})
+    with pytest.raises(RuntimeError):
+        with db.write(conn):
+            conn.execute("UPDATE matches SET target = 5 WHERE id = ?", (match["id"],))
+            raise RuntimeError("boom")
+    assert matches.get_match(conn, match["id"])["target"] == 100
+
+
+def test_token_is_stored_only_as_a_hash(path):
+    conn = db.connect(path)
+    match, token = matches.create_match(conn, {"players": ["Ann", "Bob"], "rules": "block"})
+    stored = conn.execute("SELECT host_token_hash FROM matches").fetchone()[0]
+    assert token not in stored and len(stored) == 64
+    matches.check_host(conn, match["id"], token)
+    with pytest.raises(WrongTokenError):
+        matches.check_host(conn, match["id"], token + "x")
+
+
+def test_rounds_are_stored_as_entered(path):
+    conn = db.connect(path)
+    match, _ = matches.create_match(conn, {"players": ["Ann", "Bob"], "rules": "block"})
+    matches.add_round(conn, match["id"], {"hands": {"Ann": "4-6, 3-3", "Bob": ""}})
+    (entry,) = conn.execute("SELECT entry FROM rounds").fetchone()
+    assert '"4-6, 3-3"' in entry
+
+
+def test_concurrent_writers_lose_no_update(path):
+    setup = db.connect(path)
+    match, _ = matches.create_match(setup, {"players": ["Ann", "Bob"], "rules": "block", "target": 10_000})
+    errors: list[Exception] = []
+
+    def post(i: int) -> None:
+        conn = db.connect(path)
+        try:
+            matches.add_round(conn, match["id"], {"hands": {"Ann": "1-0", "Bob": ""}}, idempotency_key=f"k{i}")
+        except Exception as exc:  # noqa: BLE001 - collected and reported below
+            errors.append(exc)
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    view = matches.get_match(setup, match["id"])
+    assert [r["n"] for r in view["rounds"]] == list(range(1, 13))
+    assert view["players"][1]["score"] == 12
+
+
+def test_same_idempotency_key_from_many_threads_records_once(path):
+    setup = db.connect(path)
+    match, _ = matches.create_match(setup, {"players": ["Ann", "Bob"], "rules": "block"})
+    answers: list[dict] = []
+
+    def post() -> None:
+        conn = db.connect(path)
+        answers.append(matches.add_round(conn, match["id"], {"hands": {"Ann": "6-4", "Bob": ""}},
+                                         idempotency_key="same"))
+        conn.close()
+
+    threads = [threading.Thread(target=post) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(answers) == 8 and all(a == answers[0] for a in answers)
+    assert len(matches.get_match(setup, match["id"])["rounds"]) == 1
+
+
+def test_errors_name_the_match(path):
+    conn = db.connect(path)
+    with pytest.raises(MatchNotFoundError, match="'zzz'"):
+        matches.get_match(conn, "zzz")
+    match, _ = matches.create_match(conn, {"players": ["Ann", "Bob"], "rules": "block", "target": 5})
+    matches.add_round(conn, match["id"], {"hands": {"Ann": "6-4", "Bob": ""}})
+    with pytest.raises(MatchConflictError, match="Bob won"):
+        matches.add_round(conn, match["id"], {"hands": {"Ann": "", "Bob": "1-1"}})
+
+
+def test_default_db_path_is_in_the_user_data_directory(monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert db.default_db_path() == tmp_path / "companion" / "companion.sqlite3"
+
+
+def test_a_committed_round_is_on_disk_for_a_new_connection(path):
+    conn = db.connect(path)
+    match, _ = matches.create_match(conn, {"players": ["Ann", "Bob"], "rules": "block"})
+    matches.add_round(conn, match["id"], {"hands": {"Ann": "6-4", "Bob": ""}})
+    other = sqlite3.connect(path)
+    assert other.execute("SELECT COUNT(*) FROM rounds").fetchone()[0] == 1
+    other.close()

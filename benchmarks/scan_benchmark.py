@@ -1,0 +1,304 @@
+"""Measure the scanner on labelled photos: the committed samples, fresh synthetic photos and real photos.
+
+    nice .venv/bin/python benchmarks/scan_benchmark.py [--fresh 300] [--seed-start 50000] [--no-samples]
+                                                       [--no-real] [--worst 10] [--out DIR]
+
+For each dataset it prints tile recall, tile precision, value accuracy (both halves right, in either
+order), hand-exact rate (every tile of the photo found and read right, nothing extra), ends-right (the
+detected ``corners[0]-[1]`` sits at the labelled ``pips[0]`` end, for tiles read right), milliseconds per
+photo for ``scan_photo`` on the file and, beside it, the milliseconds merely to decode the same file
+(``load_photo``). Then the worst photos, with what went wrong; ``--out DIR`` writes them annotated
+(labels in green, misses in red, detections in blue with their reading).
+
+Matching: a detection matches a labelled tile when its centre lies inside the labelled face (or, for a
+real label with only a centre, within half a tile width of it); each labelled tile takes one detection.
+A labelled tile cut by the border (``partial``) is left out of recall; a detection of it is neither right
+nor a false positive. Real photos without positions (``pipcounter/``) are compared as multisets of values:
+min(found, labelled) tiles count as found, the multiset intersection as read right.
+
+Real photos come from ``../shared/real-photos/`` beside the repository (``--real DIR`` to point elsewhere);
+``jmherzog/`` is read with ``--profile ivory`` and ``pipcounter/`` with ``twelve-color``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from companion.photo import load_photo  # noqa: E402  (sets the OpenCV pixel limit before cv2)
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from calibration import load_profile  # noqa: E402
+from companion.scanner import scan_photo  # noqa: E402
+
+ROTATION = ("hand", "touching", "crowd", "hand", "layout", "hand", "full-set", "touching")
+REAL_PROFILES = {"jmherzog": "ivory", "pipcounter": "twelve-color"}
+
+
+@dataclass
+class PhotoResult:
+    name: str
+    labelled: int = 0  # whole labelled tiles
+    detected: int = 0  # detections that count (not of partial tiles)
+    found: int = 0
+    right: int = 0
+    ends_checked: int = 0
+    ends_right: int = 0
+    scan_ms: float = 0.0
+    decode_ms: float = 0.0
+    problems: list[str] = field(default_factory=list)
+    error: str | None = None
+    matches: list[tuple[int, int]] = field(default_factory=list)  # (label index, detection index)
+
+    @property
+    def exact(self) -> bool:
+        return self.error is None and self.found == self.labelled == self.right == self.detected
+
+    @property
+    def badness(self) -> int:
+        return (self.labelled - self.found) + (self.detected - self.found) + (self.found - self.right) \
+            + (100 if self.error else 0)
+
+
+def _same(a, b) -> bool:
+    return sorted(int(v) for v in a) == sorted(int(v) for v in b)
+
+
+def _centre(corners) -> np.ndarray:
+    return np.asarray(corners, float).mean(axis=0)
+
+
+def _timed(fn, *args, **kwargs):
+    t0 = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, 1000 * (time.perf_counter() - t0)
+
+
+def compare(label: dict, scan: dict, name: str) -> PhotoResult:
+    """Score one scan against its label (see the module docstring for the rules)."""
+    res = PhotoResult(name)
+    if "error" in scan:
+        res.error = scan["error"]
+        res.labelled = sum(not t.get("partial", False) for t in label["tiles"])
+        res.problems.append(f"error: {scan['error']}")
+        return res
+    tiles = label["tiles"]
+    dets = scan["tiles"]
+    res.labelled = sum(not t.get("partial", False) for t in tiles)
+    has_pos = any(t.get("corners") or t.get("center") for t in tiles)
+    if not has_pos:
+        want = Counter(tuple(sorted(t["pips"])) for t in tiles if not t.get("partial", False))
+        got = Counter(tuple(sorted(d["pips"])) for d in dets)
+        res.detected = len(dets)
+        res.found = min(res.detected, res.labelled)
+        res.right = min(res.found, sum((want & got).values()))
+        missing, extra = want - got, got - want
+        if missing:
+            res.problems.append("not read: " + ", ".join(f"{a}-{b}" for a, b in sorted(missing.elements())))
+        if extra:
+            res.problems.append("read instead: " + ", ".join(f"{a}-{b}" for a, b in sorted(extra.elements())))
+        return res
+    taken: dict[int, int] = {}
+    partial_hits = 0
+    for di, d in enumerate(dets):
+        c = _centre(d["corners"])
+        width = np.linalg.norm(np.subtract(d["corners"][0], d["corners"][1]))
+        hit = None
+        for li, t in enumerate(tiles):
+            if t.get("corners"):
+                inside = cv2.pointPolygonTest(np.asarray(t["corners"], np.float32), (float(c[0]), float(c[1])), False) >= 0
+            else:
+                inside = np.linalg.norm(c - np.asarray(t["center"], float)) < 0.5 * width
+            if inside:
+                hit = li
+                break
+        if hit is not None and tiles[hit].get("partial", False):
+            partial_hits += 1
+            continue
+        if hit is None or hit in taken:
+            where = f"at ({c[0]:.0f}, {c[1]:.0f})"
+            res.problems.append(f"extra {d['pips'][0]}-{d['pips'][1]} {where}" + (" (twice)" if hit in taken else ""))
+            continue
+        taken[hit] = di
+    res.detected = len(dets) - partial_hits
+    res.found = len(taken)
+    for li, t in enumerate(tiles):
+        if t.get("partial", False):
+            continue
+        if li not in taken:
+            where = _centre(t["corners"]) if t.get("corners") else np.asarray(t["center"], float)
+            res.problems.append(f"missed {t['pips'][0]}-{t['pips'][1]} at ({where[0]:.0f}, {where[1]:.0f})")
+            continue
+        d = dets[taken[li]]
+        res.matches.append((li, taken[li]))
+        if not _same(d["pips"], t["pips"]):
+            res.problems.append(f"read {t['pips'][0]}-{t['pips'][1]} as {d['pips'][0]}-{d['pips'][1]}")
+            continue
+        res.right += 1
+        if t.get("corners") and t["pips"][0] != t["pips"][1]:
+            q = np.asarray(t["corners"], float)
+            end0, end1 = (q[0] + q[1]) / 2, (q[2] + q[3]) / 2
+            dq = np.asarray(d["corners"], float)
+            dend = (dq[0] + dq[1]) / 2 if d["pips"][0] == t["pips"][0] else (dq[2] + dq[3]) / 2
+            res.ends_checked += 1
+            res.ends_right += int(np.linalg.norm(dend - end0) < np.linalg.norm(dend - end1))
+    return res
+
+
+def run_one(data: bytes | Path, label: dict, name: str, profile) -> PhotoResult:
+    scan, scan_ms = _timed(scan_photo, data, profile=profile, name=name)
+    try:
+        _, decode_ms = _timed(load_photo, data)
+    except ValueError:
+        decode_ms = float("nan")
+    res = compare(label, scan, name)
+    res.scan_ms, res.decode_ms = scan_ms, decode_ms
+    res.scan = scan  # type: ignore[attr-defined]
+    return res
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:6.2f}%" if b else "     - "
+
+
+def summarize(title: str, results: list[PhotoResult]) -> str:
+    lab = sum(r.labelled for r in results)
+    det = sum(r.detected for r in results)
+    found = sum(r.found for r in results)
+    right = sum(r.right for r in results)
+    ends_c = sum(r.ends_checked for r in results)
+    ends_r = sum(r.ends_right for r in results)
+    exact = sum(r.exact for r in results)
+    ms = np.mean([r.scan_ms for r in results]) if results else float("nan")
+    dec = np.nanmean([r.decode_ms for r in results]) if results else float("nan")
+    return (f"{title:<28} {len(results):>6} {lab:>6} {_pct(found, lab):>8} {_pct(found, det):>9} "
+            f"{_pct(right, found):>8} {_pct(exact, len(results)):>8} {_pct(ends_r, ends_c):>8} {ms:>8.0f} {dec:>8.0f}")
+
+
+HEADER = (f"{'dataset':<28} {'photos':>6} {'tiles':>6} {'recall':>8} {'precision':>9} {'values':>8} "
+          f"{'hand-ex':>8} {'ends':>8} {'ms/photo':>8} {'decode':>8}")
+
+
+def _draw(image: np.ndarray, label: dict, res: PhotoResult) -> np.ndarray:
+    out = image.copy()
+    scan = getattr(res, "scan", {})
+    matched = {li for li, _ in res.matches}
+    thick = max(2, out.shape[1] // 600)
+    for li, t in enumerate(label["tiles"]):
+        if t.get("corners"):
+            q = np.round(np.asarray(t["corners"])).astype(np.int32)
+            col = (0, 200, 0) if li in matched or t.get("partial") else (0, 0, 255)
+            cv2.polylines(out, [q], True, col, thick)
+    for d in scan.get("tiles", []):
+        q = np.round(np.asarray(d["corners"])).astype(np.int32)
+        cv2.polylines(out, [q], True, (255, 80, 0), max(1, thick // 2))
+        c = q.mean(0).astype(int)
+        cv2.putText(out, f"{d['pips'][0]}-{d['pips'][1]}", (int(c[0]), int(c[1])), cv2.FONT_HERSHEY_SIMPLEX,
+                    thick * 0.5, (255, 0, 255), thick)
+    return out
+
+
+def bench_folder(folder: Path, profile) -> list[PhotoResult]:
+    results = []
+    for lab_path in sorted(folder.glob("*.json")):
+        label = json.loads(lab_path.read_text())
+        img_path = folder / label["file"]
+        results.append(run_one(img_path, label, label["file"], profile))
+        results[-1].path = img_path  # type: ignore[attr-defined]
+        results[-1].label = label  # type: ignore[attr-defined]
+    return results
+
+
+def bench_fresh(count: int, seed_start: int, profile) -> dict[str, list[PhotoResult]]:
+    from companion.synth import render_photo
+    by_kind: dict[str, list[PhotoResult]] = {}
+    for i in range(count):
+        seed = seed_start + i
+        kind = ROTATION[i % len(ROTATION)]
+        data, label = render_photo(seed, kind=kind, name=f"synth-{seed}.jpg")
+        r = run_one(data, label, label["file"], profile)
+        r.path = data  # type: ignore[attr-defined]
+        r.label = label  # type: ignore[attr-defined]
+        by_kind.setdefault(kind, []).append(r)
+    return by_kind
+
+
+def bench_real(real_dir: Path) -> dict[str, list[PhotoResult]]:
+    labels = json.loads((real_dir / "labels.json").read_text())["images"]
+    out: dict[str, list[PhotoResult]] = {}
+    profiles = {}
+    for entry in labels:
+        folder = entry["file"].split("/")[0]
+        if folder not in profiles:
+            profiles[folder] = load_profile(REAL_PROFILES.get(folder))
+        profile = profiles[folder]
+        r = run_one(real_dir / entry["file"], entry, entry["file"], profile)
+        r.path = real_dir / entry["file"]  # type: ignore[attr-defined]
+        r.label = entry  # type: ignore[attr-defined]
+        out.setdefault(folder, []).append(r)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--fresh", type=int, default=300, help="fresh synthetic photos (0: none)")
+    ap.add_argument("--seed-start", type=int, default=50000)
+    ap.add_argument("--samples", type=Path, default=ROOT / "sample_images")
+    ap.add_argument("--no-samples", action="store_true")
+    ap.add_argument("--real", type=Path, default=ROOT / ".." / "shared" / "real-photos")
+    ap.add_argument("--no-real", action="store_true")
+    ap.add_argument("--profile", default=None, help="profile for the synthetic photos (default giant-wood)")
+    ap.add_argument("--worst", type=int, default=10)
+    ap.add_argument("--out", type=Path, default=None, help="write the worst photos annotated into this folder")
+    args = ap.parse_args(argv)
+    profile = load_profile(args.profile)
+    rows: list[str] = []
+    everything: list[PhotoResult] = []
+    t0 = time.perf_counter()
+    if not args.no_samples and args.samples.is_dir():
+        res = bench_folder(args.samples, profile)
+        rows.append(summarize("sample_images", res))
+        everything += res
+    if args.fresh > 0:
+        by_kind = bench_fresh(args.fresh, args.seed_start, profile)
+        fresh = [r for rs in by_kind.values() for r in rs]
+        rows.append(summarize(f"fresh {args.fresh} (seeds {args.seed_start}+)", fresh))
+        for kind, rs in sorted(by_kind.items()):
+            rows.append(summarize(f"  of which {kind}", rs))
+        everything += fresh
+    if not args.no_real:
+        if (args.real / "labels.json").is_file():
+            for folder, rs in sorted(bench_real(args.real).items()):
+                rows.append(summarize(f"real {folder} ({REAL_PROFILES.get(folder)})", rs))
+                everything += rs
+        else:
+            rows.append(f"real photos: none at {args.real}")
+    print(HEADER)
+    print("\n".join(rows))
+    print(f"(total {time.perf_counter() - t0:.0f} s)")
+    worst = sorted((r for r in everything if r.badness > 0), key=lambda r: -r.badness)[: args.worst]
+    if worst:
+        print("\nworst photos:")
+        for r in worst:
+            print(f"  {r.name}: " + "; ".join(r.problems[:6]) + (" ..." if len(r.problems) > 6 else ""))
+    if args.out and worst:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for r in worst:
+            img = load_photo(r.path)  # type: ignore[attr-defined]
+            cv2.imwrite(str(args.out / (Path(r.name).stem.replace("/", "_") + ".fail.jpg")),
+                        _draw(img, r.label, r))  # type: ignore[attr-defined]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -253,7 +253,7 @@ PROTOCOL = Preset(
     spinners=Spinners.NONE, doubles=Doubles.CROSSWISE, end_scoring=EndScoring.PROTOCOL,
     blocked_winner=BlockedWinner.FEWEST_TILES, target=100,
     scoring_quote=("If the player wins by using all the dominoes, then their score is the number of dots that "
-                   "were played on the table. If the player wins by having the least amount of dominoes left, "
+                   "were played on the table. ... If the player wins by having the least amount of dominoes left, "
                    "then their score is the difference between their number of dots left and the player who "
                    "has the greatest number of dots left."),
     choices=(
@@ -393,7 +393,7 @@ SOLITAIRE = _solo(
     "solitaire", "Solitaire Dominoes", "classic",
     "The goal is to go through all 28 dominoes until none remain in play.",
     (Choice("when a removal may be made",
-            "Continue removing dominoes that are in between two dominoes containing a common number.",
+            "Continue removing dominoes that are in between two dominoes containing a common [page break] number.",
             "any three neighbours in the row may be checked at any time, not only the newest three"),
      Choice("three sharing a number",
             "If you wind up with three dominoes in a row with common numbers, you can either remove all three "
@@ -415,7 +415,7 @@ DRAW_SOLITAIRE = _solo(
 
 KNOCK_OUT = _solo(
     "knock-out", "Knock Out (Fundex)", "fundex",
-    "Object: \"Knock Out\" all the dominoes.",
+    "Object: \u201cKnock Out\u201d all the dominoes.",
     (Choice("what is knocked out",
             "If there are any dominoes whose ends match where they touch, you may 'knock' them out of line "
             "and close up the gap.",
@@ -439,3 +439,28 @@ def find_preset(name: str) -> Preset:
     except (KeyError, TypeError):
         raise UnknownPresetError(
             f"unknown rules preset: {name!r} (known: {', '.join(PRESETS)})") from None
+
+
+def choices_markdown() -> str:
+    """The presets and their choices as Markdown (the generated part of docs/rules.md)."""
+    lines = []
+    for preset in PRESETS.values():
+        info = preset.to_json()
+        low, high = preset.players
+        lines += [f"### `{preset.name}`: {preset.game}", "",
+                  f"Manual: {preset.manual_title} (`{preset.manual_file}`). "
+                  f"Players: {low if low == high else f'{low}-{high}'}. Target: {preset.target or 'none'}.", "",
+                  f"- Who starts: {info['who_starts']}.",
+                  f"- Stuck player: {info['drawing']}.",
+                  f"- Doubles: {info['doubles']}.",
+                  f"- Scoring: {info['end_of_round_scoring']}; in play: {info['in_play_scoring']}.",
+                  f"- Blocked round: {info['blocked_round']}.", "",
+                  "| open question | the manual says | the preset's choice |", "|---|---|---|"]
+        for c in preset.choices:
+            lines.append(f"| {c.topic} | {c.manual_says.replace('|', '/')} | {c.choice.replace('|', '/')} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # regenerate the presets part of docs/rules.md
+    print(choices_markdown())

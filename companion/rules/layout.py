@@ -171,6 +171,9 @@ class Layout:
                 "goes on it until all four are covered")
         if not tile.has(end.value):
             raise IllegalMoveError(f"{tile} does not fit there: that end of {target.tile} shows a {end.value}")
+        if move.end.value != end.value:
+            raise IllegalMoveError(
+                f"that end of {target.tile} ({slot}) shows a {end.value}, not a {move.end.value}")
 
     def play(self, move: Move) -> "Layout":
         """The layout after ``move``; raises ``IllegalMoveError`` if it is not allowed."""

@@ -171,3 +171,29 @@ def test_a_match_is_played_to_100():
     match = play_match("classic", ["A", "B", "C"], seed=5)
     assert match.winner is not None
     assert max(match.totals.values()) >= 100
+
+
+@pytest.mark.parametrize("name", MULTI)
+def test_the_layout_accepts_exactly_the_legal_moves_at_every_step(name):
+    """At each step of seeded rounds, try every tile not on the table on every exit ever made:
+    ``play`` succeeds exactly for the moves ``moves`` lists."""
+    from companion.rules.layout import End
+    for seed in range(6):
+        layouts = []
+        play_round(name, seats(name, seed), seed=seed, observe=lambda s: layouts.append(s.layout))
+        for layout in layouts[1::4]:
+            if not layout.placed:
+                continue
+            off = [t for t in double_set() if t not in set(layout.tiles)]
+            legal = set(layout.moves(off))
+            tried = set(layout.open_ends) | {End(i, slot, 0) for i, p in enumerate(layout.placed)
+                                             for slot in ("on", "up", "down", "left", "right")}
+            for end in tried:
+                for tile in off:
+                    move = Move(tile, end)
+                    try:
+                        layout.play(move)
+                        accepted = True
+                    except IllegalMoveError:
+                        accepted = False
+                    assert accepted == (move in legal), f"{name} seed {seed}: {move}"

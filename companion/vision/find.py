@@ -62,17 +62,20 @@ def _odd(n: float) -> int:
     return n if n % 2 else n + 1
 
 
-def ink_masks(gray: np.ndarray, profile: Profile) -> np.ndarray:
-    """Pixels markedly darker or lighter (per ``profile.ink_polarity``) than their neighbourhood."""
-    k = _odd(profile.ink_window * max(gray.shape))
+def ink_masks(gray: np.ndarray, profile: Profile) -> list[np.ndarray]:
+    """Pixels markedly darker, and (per ``profile.ink_polarity``) lighter, than their neighbourhood.
+
+    One mask per polarity: a light face on a dark ground is itself "light ink", so the two are kept apart.
+    """
+    k = _odd(max(profile.ink_window * max(gray.shape), profile.ink_window_min))
     mean = cv2.blur(gray.astype(np.float32), (k, k))
     g = gray.astype(np.float32)
-    mask = np.zeros(gray.shape, bool)
+    masks = []
     if profile.ink_polarity in ("dark", "both"):
-        mask |= g < mean - profile.ink_contrast
+        masks.append(g < mean - profile.ink_contrast)
     if profile.ink_polarity in ("light", "both"):
-        mask |= g > mean + profile.ink_contrast
-    return mask
+        masks.append(g > mean + profile.ink_contrast)
+    return masks
 
 
 def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, list[_Line]]:
@@ -338,7 +341,9 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         _why(line, 292)
         return None
     quad_full = quad + np.array([x0, y0])
-    m = profile.border_margin
+    # cut off: a corner lies beyond the border by more than a sliver of the tile (a tile that just
+    # touches the border, all its pips in view, is kept)
+    m = profile.border_margin - profile.cut_tolerance * short
     cut = bool((quad_full[:, 0] < m).any() or (quad_full[:, 1] < m).any()
                or (quad_full[:, 0] > w - 1 - m).any() or (quad_full[:, 1] > h - 1 - m).any())
     score = float((1 - off / (profile.divider_center_tol * long_)) * 0.3
@@ -363,7 +368,10 @@ def _select(cands: list[_Candidate], max_overlap: float = 0.25) -> list[_Candida
     n = len(cands)
     clash = [[False] * n for _ in range(n)]
     for i, j in itertools.combinations(range(n), 2):
-        if _overlap(cands[i], cands[j]) > max_overlap:
+        inside = any(cv2.pointPolygonTest(cands[a].corners.astype(np.float32),
+                                          (float(cands[b].line.center[0]), float(cands[b].line.center[1])),
+                                          False) >= 0 for a, b in ((i, j), (j, i)))
+        if inside or _overlap(cands[i], cands[j]) > max_overlap:
             clash[i][j] = clash[j][i] = True
     chosen: list[int] = []
     seen = [False] * n
@@ -405,10 +413,17 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0) ->
     """Every tile face on ``work_bgr`` (BGR uint8, already reduced by ``scale``)."""
     gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
-    ink = ink_masks(gray, profile)
-    labels, lines = _line_candidates(ink, profile)
-    spots = _spots(ink, labels, profile)
+    lines, spots, ink = [], np.zeros(gray.shape, bool), np.zeros(gray.shape, bool)
+    for mask in ink_masks(gray, profile):
+        labels, found = _line_candidates(mask, profile)
+        lines += found
+        spots |= _spots(mask, labels, profile)
+        ink |= mask
     cands = [c for c in (_fit(ln, ink, spots, lab, profile) for ln in lines) if c]
     chosen = _select(cands)
+    if chosen:  # a face far smaller than the others is a mark on a tile or on the ground, not a tile
+        sizes = [float(np.linalg.norm(c.corners - np.roll(c.corners, -1, axis=0), axis=1).max()) for c in chosen]
+        floor = profile.min_relative_size * float(np.median(sizes))
+        chosen = [c for c, size in zip(chosen, sizes) if size >= floor]
     faces = [Face(c.corners, (float(c.line.center[0]), float(c.line.center[1])), c.score, c.cut_off) for c in chosen]
     return FaceSearch(faces, scale)

@@ -30,6 +30,7 @@ class Profile:
     work_max_side: int = 1280  # the photo is reduced so that its longer side is at most this
     ink_polarity: str = "both"  # "dark": pips/divider darker than the face; "light": lighter; "both"
     ink_window: float = 0.035  # local-mean window for ink, as a fraction of the working image's longer side
+    ink_window_min: float = 41.0  # ... but at least this many pixels
     ink_contrast: float = 22.0  # gray levels an ink pixel differs from its local mean
     divider_min_aspect: float = 3.5  # long/short side of a divider's bounding box
     divider_min_fill: float = 0.45  # divider area / its bounding box area
@@ -37,6 +38,7 @@ class Profile:
     divider_max_len: float = 0.5  # fraction of the working image's shorter side
     divider_span_min: float = 0.45  # divider length / tile width, lowest plausible
     divider_span_max: float = 1.08  # divider length / tile width, highest plausible
+    face_min_lightness: float = 0.0  # lowest Lab L (0..255) of a face; ivory sets use it to ignore dark ground
     face_tolerance: float = 3.2  # face colour distance allowed, in robust spreads of the face sample
     face_tolerance_min: float = 14.0  # ... but never less than this many Lab units
     face_tolerance_max: float = 40.0  # ... nor more
@@ -52,6 +54,8 @@ class Profile:
     edge_min_rise: float = 6.0  # Lab distance a face edge must rise over on most rays
     edge_rel_rise: float = 0.45  # ... and this fraction of the strongest rise on that side
     border_margin: float = 2.0  # pixels of the working image: a face this near the border is cut off
+    min_relative_size: float = 0.45  # a face shorter than this fraction of the photo's median face is dropped
+    cut_tolerance: float = 0.2  # a corner may lie this far (tile widths) beyond the border and count as whole
     min_face_fill: float = 0.7  # face pixels / area of the fitted quadrilateral
 
     # --- reading pips (pips.py), on the rectified tile ----------------------------------------------

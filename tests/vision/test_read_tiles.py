@@ -1,0 +1,79 @@
+"""read_tiles on tiles drawn with known answers: values, corners, orientation, and the set checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration import load_profile
+from companion.vision import NO_TILE_WARNING, Reading, TileReading, VisionInputError, read_tiles
+from companion.vision import _check_set
+from drawing import draw_tile, table
+
+HAND = [((160, 150), 10, 60, (6, 4)), ((420, 140), 95, 60, (3, 0)), ((300, 340), -35, 60, (5, 2)),
+        ((520, 360), 60, 50, (1, 1))]
+
+
+def _match(reading: Reading, centre, width: float) -> TileReading:
+    near = [t for t in reading.tiles if np.linalg.norm(t.corners.mean(axis=0) - centre) < 0.3 * width]
+    assert len(near) == 1, f"expected one tile near {centre}, found {len(near)}"
+    return near[0]
+
+
+@pytest.mark.parametrize("profile_name", ["ivory", "giant-wood"])
+def test_reads_each_drawn_tile_with_its_corners(profile_name):
+    img = table()
+    drawn = [(draw_tile(img, c, a, w, p), w, p) for c, a, w, p in HAND]
+    reading = read_tiles(img, load_profile(profile_name))
+    assert len(reading.tiles) == len(HAND)
+    for corners, width, pips in drawn:
+        tile = _match(reading, corners.mean(axis=0), width)
+        assert sorted(tile.pips) == sorted(pips)
+        # corners[0]-corners[1] is the short edge at the pips[0] end
+        end = (tile.corners[0] + tile.corners[1]) / 2
+        first_end = (corners[0] + corners[1]) / 2
+        expect_first = pips[0] if np.linalg.norm(end - first_end) < width * 0.5 else pips[1]
+        assert tile.pips[0] == expect_first
+        assert np.linalg.norm(tile.corners - tile.corners.mean(axis=0), axis=1).mean() == pytest.approx(
+            np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean(), rel=0.15)
+        assert 0.0 <= tile.confidence <= 1.0
+    assert not reading.warnings
+
+
+def test_empty_photo_says_no_tile():
+    reading = read_tiles(table(), load_profile(None))
+    assert reading.tiles == []
+    assert reading.warnings == [NO_TILE_WARNING]
+
+
+def test_same_tile_twice_is_warned_with_low_confidence():
+    img = table()
+    draw_tile(img, (180, 240), 0, 70, (5, 3))
+    draw_tile(img, (460, 240), 90, 70, (3, 5))
+    reading = read_tiles(img, load_profile("ivory"))
+    assert [sorted(t.pips) for t in reading.tiles] == [[3, 5], [3, 5]]
+    assert any("5-3" in w and "2 times" in w for w in reading.warnings)
+    assert all(t.confidence <= 0.3 for t in reading.tiles)
+
+
+def test_tile_cut_off_by_the_border_is_left_out_and_named():
+    img = table()
+    draw_tile(img, (320, 240), 0, 70, (2, 2))
+    draw_tile(img, (10, 240), 90, 70, (6, 1))  # half of it beyond the left border
+    reading = read_tiles(img, load_profile("ivory"))
+    assert [t.pips for t in reading.tiles] == [(2, 2)]
+    assert any("cut off" in w and "left" in w for w in reading.warnings)
+
+
+def test_half_above_the_set_is_warned():
+    tiles = [TileReading((7, 1), np.zeros((4, 2)), 0.9), TileReading((2, 1), np.zeros((4, 2)), 0.9)]
+    checked, warnings = _check_set(tiles, load_profile(None))
+    assert checked[0].confidence <= 0.3 and checked[1].confidence == 0.9
+    assert len(warnings) == 1 and "above 6" in warnings[0]
+
+
+def test_rejects_what_is_not_an_image():
+    with pytest.raises(VisionInputError, match="uint8"):
+        read_tiles(np.zeros((10, 10, 3), np.float32), load_profile(None))
+    with pytest.raises(VisionInputError, match="shape"):
+        read_tiles(np.zeros((10, 10, 5), np.uint8), load_profile(None))

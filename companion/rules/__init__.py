@@ -14,6 +14,9 @@ Stable names for the CLI and the dashboard (keep them):
   during play, for All Fives); a match adds ``scores`` to the totals.
 - ``Match(rules, players, target=100)`` with ``add``/``undo``/``standings``/``winner``;
   ``standings(players, rounds)``, ``match_winner(totals, target)``, ``MatchOverError``.
+- ``Layout``/``Move``/``End`` (``layout.moves(hand)``, ``layout.play(move)``), ``play_round`` and
+  ``play_match`` (seeded; ``RandomPlayer``, ``GreedyPlayer``), ``deal``; disputes: ``build_layout``,
+  ``check_play``, ``check_stuck``, ``fives`` -> ``Verdict``; the one-player games in ``solo``.
 - ``Ending`` (domino, blocked, tie). Errors are ``ValueError`` subclasses whose message names the input.
 
 Modules: ``tiles`` (Tile, hands), ``presets``, ``scoring``, ``match``, ``layout`` (the table and its
@@ -21,6 +24,9 @@ open ends, legal moves), ``game`` (deals, turns, simple players, whole rounds), 
 games) and ``disputes`` (is this play legal, could that player have played).
 """
 
+from companion.rules.disputes import Verdict, build_layout, check_play, check_stuck, fives
+from companion.rules.game import GreedyPlayer, RandomPlayer, RoundRecord, deal, play_match, play_round
+from companion.rules.layout import End, IllegalMoveError, Layout, Move
 from companion.rules.match import Match, MatchOverError, Standing, match_winner, standings
 from companion.rules.presets import (
     PRESETS,
@@ -54,6 +60,21 @@ from companion.rules.tiles import (
 
 __all__ = [
     "DOUBLE_SIX",
+    "End",
+    "GreedyPlayer",
+    "IllegalMoveError",
+    "Layout",
+    "Move",
+    "RandomPlayer",
+    "RoundRecord",
+    "Verdict",
+    "build_layout",
+    "check_play",
+    "check_stuck",
+    "deal",
+    "fives",
+    "play_match",
+    "play_round",
     "Choice",
     "DuplicateTileError",
     "Ending",

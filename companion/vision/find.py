@@ -193,6 +193,7 @@ def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, acro
     ds = np.arange(d_range[0], d_range[1] + step, step * 0.5)
     pts = origin + ts[:, None, None] * across + ds[None, :, None] * direction
     prof = _sample(dist, pts)  # (rays, ds)
+    outside = ~np.isfinite(prof)
     prof = np.where(np.isfinite(prof), prof, profile.face_tolerance_max * 2)
     lag = 2
     rise = np.zeros_like(prof)
@@ -211,7 +212,8 @@ def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, acro
     per_ray = lo + np.argmax(rise[:, lo:hi], axis=1)
     good = rise[np.arange(len(ts)), per_ray] >= thresh * 0.5
     pts_edge = origin + ts[good, None] * across + ds[per_ray[good], None] * direction
-    return d, pts_edge
+    hit_border = bool(outside[:, min(idx + lag, len(ds) - 1)].mean() > 0.5)
+    return d, pts_edge, hit_border
 
 
 def _intersect(p1, d1, p2, d2) -> np.ndarray:
@@ -268,7 +270,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         guessed += 2 - len(found)
         for s_ in (1.0, -1.0):
             if sides[("u", s_)] is None:
-                sides[("u", s_)] = (d_guess, np.zeros((0, 2)))
+                sides[("u", s_)] = (d_guess, np.zeros((0, 2)), False)
     half_w = (sides[("u", 1.0)][0] + sides[("u", -1.0)][0]) / 2
     off_u = (sides[("u", 1.0)][0] - sides[("u", -1.0)][0]) / 2
     cc = c + off_u * u
@@ -282,13 +284,13 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         guessed += 2 - len(found)
         for s_ in (1.0, -1.0):
             if sides[("n", s_)] is None:
-                sides[("n", s_)] = (d_guess, np.zeros((0, 2)))
+                sides[("n", s_)] = (d_guess, np.zeros((0, 2)), False)
     if guessed > profile.max_guessed_sides:
         _why(line, 1)
         return None
     # a line per side: fitted through its edge points when there are enough, else parallel to the axis
     side_lines = {}
-    for key, (d, pts) in sides.items():
+    for key, (d, pts, _) in sides.items():
         axis, sgn = key
         direction = n if axis == "u" else u
         origin = (c if axis == "u" else cc) + d * sgn * (u if axis == "u" else n)
@@ -344,7 +346,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     # cut off: a corner lies beyond the border by more than a sliver of the tile (a tile that just
     # touches the border, all its pips in view, is kept)
     m = profile.border_margin - profile.cut_tolerance * short
-    cut = bool((quad_full[:, 0] < m).any() or (quad_full[:, 1] < m).any()
+    cut = bool( (quad_full[:, 0] < m).any() or (quad_full[:, 1] < m).any()
                or (quad_full[:, 0] > w - 1 - m).any() or (quad_full[:, 1] > h - 1 - m).any())
     score = float((1 - off / (profile.divider_center_tol * long_)) * 0.3
                   + (1 - angle / profile.divider_angle_tol) * 0.3 + face_frac * 0.4) * (1 - 0.15 * guessed)
@@ -413,13 +415,13 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0) ->
     """Every tile face on ``work_bgr`` (BGR uint8, already reduced by ``scale``)."""
     gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
-    lines, spots, ink = [], np.zeros(gray.shape, bool), np.zeros(gray.shape, bool)
+    found_by_mask, spots = [], np.zeros(gray.shape, bool)
     for mask in ink_masks(gray, profile):
         labels, found = _line_candidates(mask, profile)
-        lines += found
+        found_by_mask.append((mask, found))
         spots |= _spots(mask, labels, profile)
-        ink |= mask
-    cands = [c for c in (_fit(ln, ink, spots, lab, profile) for ln in lines) if c]
+    lines = [(ln, mask | spots) for mask, found in found_by_mask for ln in found]
+    cands = [c for c in (_fit(ln, ink, spots, lab, profile) for ln, ink in lines) if c]
     chosen = _select(cands)
     if chosen:  # a face far smaller than the others is a mark on a tile or on the ground, not a tile
         sizes = [float(np.linalg.norm(c.corners - np.roll(c.corners, -1, axis=0), axis=1).max()) for c in chosen]

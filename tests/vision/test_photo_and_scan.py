@@ -1,0 +1,123 @@
+"""Loading photos as phones save them, the scan object, and the real jmherzog photos (when ../shared is there)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from calibration import UnknownProfileError, load_profile
+from companion.cli import main
+from companion.photo import PhotoFormatError, PhotoNotFoundError, PhotoTooLargeError, load_photo
+from companion.scanner import scan_photo
+from companion.vision import read_tiles
+from drawing import draw_tile, table
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "real-photos"
+
+
+def _jpeg_with_orientation(orientation: int) -> bytes:
+    img = np.zeros((20, 40, 3), np.uint8)
+    img[:, :20] = (255, 0, 0)  # left half red (RGB)
+    pil = Image.fromarray(img)
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    pil.save(buf, "JPEG", exif=exif.tobytes(), quality=95)
+    return buf.getvalue()
+
+
+def test_exif_orientation_is_applied():
+    img = load_photo(_jpeg_with_orientation(6))  # rotate 90 clockwise to view
+    assert img.shape[:2] == (40, 20)
+    assert img[2, 10, 2] > 200 and img[-2, 10, 2] < 60  # the red half is now on top (BGR: red is [2])
+
+
+def test_png_and_heic_round_trip(tmp_path):
+    rgb = np.zeros((16, 24, 3), np.uint8)
+    rgb[:, :, 1] = 200
+    Image.fromarray(rgb).save(tmp_path / "a.png")
+    assert load_photo(tmp_path / "a.png")[0, 0].tolist() == [0, 200, 0]
+    try:
+        Image.fromarray(rgb).save(tmp_path / "a.heic")
+    except (KeyError, OSError, ValueError):
+        pytest.skip("pillow-heif cannot write HEIC here")
+    back = load_photo(tmp_path / "a.heic")
+    assert back.shape == (16, 24, 3) and abs(int(back[5, 5, 1]) - 200) < 20
+
+
+def test_bad_photos_get_clear_errors(tmp_path):
+    with pytest.raises(PhotoNotFoundError, match="nope.jpg"):
+        load_photo(tmp_path / "nope.jpg")
+    (tmp_path / "t.txt").write_text("hello")
+    with pytest.raises(PhotoFormatError, match="t.txt"):
+        load_photo(tmp_path / "t.txt")
+    whole = _jpeg_with_orientation(1)
+    with pytest.raises(PhotoFormatError):
+        load_photo(whole[: len(whole) // 2])
+    big = io.BytesIO()
+    Image.new("1", (8000, 8000)).save(big, "PNG")
+    with pytest.raises(PhotoTooLargeError, match="8000x8000"):
+        load_photo(big.getvalue(), max_pixels=10_000_000)
+
+
+def test_profiles_load_and_unknown_is_refused():
+    assert load_profile(None).name == "giant-wood"
+    assert load_profile("ivory").max_pips == 6
+    assert load_profile("twelve-color").max_pips == 12
+    with pytest.raises(UnknownProfileError, match="nope"):
+        load_profile("nope")
+
+
+def test_scan_object_and_cli(tmp_path, capsys):
+    img = table()
+    draw_tile(img, (200, 240), 0, 70, (6, 2))
+    draw_tile(img, (450, 240), 90, 70, (1, 0))
+    Image.fromarray(img[:, :, ::-1]).save(tmp_path / "hand.png")
+    result = scan_photo(tmp_path / "hand.png", profile=load_profile("ivory"), annotate_to=tmp_path / "ann")
+    assert result["width"] == 640 and result["height"] == 480
+    assert sorted(sorted(t["pips"]) for t in result["tiles"]) == [[0, 1], [2, 6]]
+    assert result["pip_total"] == 9 and result["warnings"] == []
+    assert (tmp_path / "ann" / "hand.annotated.png").is_file()
+    code = main(["scan", "--json", "--profile", "ivory", str(tmp_path / "hand.png"), str(tmp_path / "missing.jpg")])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert code == 1 and len(lines) == 2
+    assert json.loads(lines[0])["pip_total"] == 9 and "error" in json.loads(lines[1])
+    assert main(["scan", "--profile", "nope", str(tmp_path / "hand.png")]) == 2
+
+
+def _score_jmherzog():
+    labels = json.loads((SHARED / "labels.json").read_text())
+    profile = load_profile("ivory")
+    total = right = missed = 0
+    for entry in labels["images"]:
+        if not entry["file"].startswith("jmherzog/"):
+            continue
+        reading = read_tiles(load_photo(SHARED / entry["file"]), profile)
+        got = [(sorted(t.pips), t.corners.mean(axis=0)) for t in reading.tiles]
+        for want in entry["tiles"]:
+            total += 1
+            near = [p for p, c in got if np.linalg.norm(c - np.array(want["center"])) < 40]
+            if not near:
+                missed += 1
+            elif near[0] == sorted(want["pips"]):
+                right += 1
+    return total, right, missed
+
+
+@pytest.mark.skipif(not (SHARED / "labels.json").is_file(), reason="../shared/real-photos is not here")
+def test_jmherzog_ivory_floor():
+    total, right, missed = _score_jmherzog()
+    assert total == 54
+    assert right / total >= 0.88 and missed <= 2  # measured 49-51 of 54; guards against regressions
+
+
+@pytest.mark.skipif(not (SHARED / "labels.json").is_file(), reason="../shared/real-photos is not here")
+@pytest.mark.xfail(reason="target not reached yet: 98% right and none missed (measured about 91-94%)", strict=False)
+def test_jmherzog_ivory_target():
+    total, right, missed = _score_jmherzog()
+    assert right / total >= 0.98 and missed == 0

@@ -11,7 +11,7 @@ Entry points:
   The Star's star is not complete; that end is covered; the tile is already down or not in the hand).
   Under All Fives the verdict also gives the count of the open ends after the play and its points.
 - ``check_stuck(preset, layout, hand, *, boneyard_left)`` -> ``Verdict``: could the player play, so
-  was drawing or passing allowed.
+  was drawing or passing allowed; ``layout`` may also be just the numbers on the open ends.
 - ``fives(layout)``: the count of the open ends and the points it is worth now.
 
 Tiles may be given as ``Tile`` or text (``"6-4"``). Raises ``InvalidTileError`` for bad tile text and
@@ -124,18 +124,31 @@ def check_play(preset: Preset | str, layout: Layout, tile: Tile | str, onto: Til
     return Verdict(True, f"{tile} may go {target}")
 
 
-def check_stuck(preset: Preset | str, layout: Layout, hand: Iterable[Tile | str], *,
+def check_stuck(preset: Preset | str, layout: Layout | Iterable[int], hand: Iterable[Tile | str], *,
                 boneyard_left: int = 0) -> Verdict:
-    """Could a player holding ``hand`` play? ``legal`` says whether drawing (or passing) was allowed."""
+    """Could a player holding ``hand`` play? ``legal`` says whether drawing (or passing) was allowed.
+
+    ``layout`` is the table, or just the numbers the playable open ends show (``[4, 2]``)."""
     preset = _preset(preset)
     hand = tuple(_tile(t) for t in hand)
-    moves = layout.moves(hand)
-    if moves:
-        m = moves[0]
-        spot = "to start" if m.end is None else f"on the open {m.end.value} of {layout.placed[m.end.at].tile}"
-        action = "drawing" if preset.draws and boneyard_left else "passing"
-        return Verdict(False, f"{action} was not allowed: {m.tile} could be played {spot}")
-    ends = layout.describe_ends()
+    action = "drawing" if preset.draws and boneyard_left else "passing"
+    if isinstance(layout, Layout):
+        moves = layout.moves(hand)
+        if moves:
+            m = moves[0]
+            spot = "to start" if m.end is None else f"on the open {m.end.value} of {layout.placed[m.end.at].tile}"
+            return Verdict(False, f"{action} was not allowed: {m.tile} could be played {spot}")
+        ends = layout.describe_ends()
+    else:
+        shown = [int(v) for v in layout]
+        for value in shown:
+            if not 0 <= value <= 6:
+                raise ValueError(f"invalid open end: {value!r} (0 to 6)")
+        fits = [(t, v) for v in shown for t in hand if t.has(v)]
+        if fits:
+            tile, value = fits[0]
+            return Verdict(False, f"{action} was not allowed: {tile} could be played on the open {value}")
+        ends = "open ends show " + (", ".join(map(str, shown)) or "nothing")
     if preset.draws and boneyard_left:
         return Verdict(True, f"nothing in the hand fits ({ends}): the player draws until a tile fits")
     return Verdict(True, f"nothing in the hand fits ({ends}) and there is nothing to draw: the player passes")

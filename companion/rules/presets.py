@@ -333,6 +333,9 @@ BLIND = Preset(
                "one tile turned up per turn; the first player sets their first tile and then turns up one more"),
         Choice("is a double a spinner", "build off either of the two ends on the first domino",
                "no: two open ends throughout; a 3-player deal leaves one tile out of play"),
+        Choice("face-up doubles", "If it's a double that's returned to the end of the line it must remain "
+               "face up.", "kept as a table rule only: it shows the others what a player holds, and the "
+               "engine's simple players use no hidden information, so play is the same"),
         Choice("tie in the draw for first", "The player with the highest number of dots goes first.",
                "the tied players draw again"),
         Choice("blocked round with two lowest hands", "the player with the fewest number of dots ... wins.",
@@ -370,7 +373,10 @@ TURNOVER = Preset(
     choices=(
         Choice("sharing out", "each player draws one domino until all the dominoes are evenly distributed.",
                "each player gets 28 // players tiles; any left over are set aside unseen"),
-        Choice("who starts", "The youngest player starts", "the first player named is the youngest"),
+        Choice("who starts", "The youngest player starts by placing the first domino from their row face up "
+               "on the table. Players then continue by turning over the first domino from their row face up.",
+               "the first player named is the youngest; after setting the first tile they go on turning up "
+               "their row like any turn (play and turn up another, or send it to the back and stop)"),
         Choice("scoring", "The first player to get rid of all their dominoes wins. [no score given]",
                "the same manual's Block and Draw scoring (" + _BLOCK_QUOTE_FUNDEX + ") to 100"),
         Choice("a blocked round", "[not mentioned]",

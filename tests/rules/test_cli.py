@@ -80,3 +80,25 @@ def test_rules_human_lists_names(capsys):
     assert code == 0
     for name in PRESETS:
         assert f"\n{name}: " in "\n" + out
+
+
+def test_score_all_fives_rounds_each_hand_as_the_fundex_example(capsys):
+    # "if total spots equal seven then round to five points, if total spots equal eight then round to ten"
+    code, out, _ = run(capsys, "score", "--rules", "all-fives", "--json", "A=", "B=6-1", "C=4-4")
+    data = json.loads(out)
+    assert (data["points"], data["scores"]) == (15, {"A": 15, "B": 0, "C": 0})
+
+
+def test_score_classic_and_star_differ_from_block_on_the_same_hands(capsys):
+    hands = ["A=2-1", "B=6-6", "C=6-5,4-4", "D=6-3"]
+    points = {}
+    for rules in ("block", "classic", "star"):
+        code, out, _ = run(capsys, "score", "--rules", rules, "--json", *hands)
+        points[rules] = json.loads(out)["points"]
+    assert points == {"block": 31, "classic": 37, "star": 40}
+
+
+def test_score_tie_has_null_winner(capsys):
+    code, out, _ = run(capsys, "score", "--rules", "block", "--json", "A=2-1", "B=3-0")
+    data = json.loads(out)
+    assert code == 0 and data["winner"] is None and data["how"] == "tie" and data["points"] == 0

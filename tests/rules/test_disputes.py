@@ -76,3 +76,12 @@ def test_draw_or_pass_when_nothing_fits():
 def test_build_layout_names_a_bad_placement():
     with pytest.raises(IllegalMoveError, match=r"placement 2 \(5-1 on 4-4\)"):
         build_layout("block", [("4-4", None, None), ("5-1", "4-4", None)])
+
+
+def test_stuck_from_bare_open_end_numbers():
+    assert check_stuck("block", [4, 2], ["6-1", "2-0"], boneyard_left=5).reason == \
+        "drawing was not allowed: 2-0 could be played on the open 2"
+    verdict = check_stuck("lucky-draw", [4, 2], ["6-1"])
+    assert verdict.legal and "open ends show 4, 2" in verdict.reason and "passes" in verdict.reason
+    with pytest.raises(ValueError, match="7"):
+        check_stuck("block", [7], ["6-1"])

@@ -184,9 +184,10 @@ def _cmd_rules(args: argparse.Namespace) -> int:
         low, high = preset.players
         info["players"] = str(low) if low == high else f"{low}-{high}"
         if isinstance(info["hand_size"], dict):
-            info["hand_size"] = "; ".join(f"{size} each for {n}" for n, size in info["hand_size"].items())
-        for key in ("players", "hand_size", "who_starts", "drawing", "doubles", "in_play_scoring",
-                    "end_of_round_scoring", "blocked_round", "target"):
+            info["hand_size"] = "; ".join(f"{n} players: {size} each" for n, size in info["hand_size"].items())
+        info["target"] = info["target"] or "none (won or lost)"
+        for key in ("players", "hand_size", "who_starts", "drawing", "doubles", "spinners", "in_play_scoring",
+                    "end_of_round_scoring", "blocked_round", "blocked_tie", "target"):
             print(f"  {key.replace('_', ' ')}: {info[key]}")
         for choice in preset.choices:
             print(f"  choice, {choice.topic}: {choice.choice}")

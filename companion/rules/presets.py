@@ -111,6 +111,7 @@ class Preset:
     scoring_quote: str
     choices: tuple[Choice, ...] = field(default=())
     in_play_fives: bool = False
+    hand_note: str = ""  # for games without a per-player hand size
 
     @property
     def manual_file(self) -> str:
@@ -150,13 +151,16 @@ class Preset:
             "game": self.game,
             "manual": {"file": self.manual_file, "title": self.manual_title},
             "players": list(self.players),
-            "hand_size": {str(n): s for n, s in self.hand_sizes} or "28 shared out evenly",
+            "hand_size": self.hand_note or {str(n): s for n, s in self.hand_sizes},
             "who_starts": self.start.value,
             "drawing": self.drawing.value,
-            "doubles": f"{self.doubles.value}; {self.spinners.value}",
+            "doubles": self.doubles.value,
+            "spinners": self.spinners.value,
             "in_play_scoring": "multiples of five on the open ends" if self.in_play_fives else "none",
             "end_of_round_scoring": self.end_scoring.value,
             "blocked_round": self.blocked_winner.value,
+            "blocked_tie": ("no winner; nobody scores end-of-round points" if self.blocked_winner
+                            is not BlockedWinner.NONE else "cannot happen"),
             "target": self.target,
             "choices": [{"topic": c.topic, "manual_says": c.manual_says, "choice": c.choice}
                         for c in self.choices],
@@ -367,6 +371,7 @@ LUCKY_DRAW = Preset(
 
 TURNOVER = Preset(
     name="turnover", game="Turn-over dominoes (Fundex)", manual="fundex", players=(2, 14), hand_sizes=(),
+    hand_note="28 // players each, in a face-down row; the rest set aside",
     start=Start.FIRST_SEAT, drawing=Drawing.ROW_CONTINUE, spinners=Spinners.NONE, doubles=Doubles.IN_LINE,
     end_scoring=EndScoring.DIFFERENCES, blocked_winner=BlockedWinner.LOWEST_PIPS, target=100,
     scoring_quote="The first player to get rid of all their dominoes wins.",
@@ -388,8 +393,8 @@ TURNOVER = Preset(
 )
 
 
-def _solo(name: str, game: str, manual: str, quote: str, choices: tuple[Choice, ...]) -> Preset:
-    return Preset(name=name, game=game, manual=manual, players=(1, 1), hand_sizes=((1, 0),),
+def _solo(name: str, game: str, manual: str, quote: str, choices: tuple[Choice, ...], hand: str) -> Preset:
+    return Preset(name=name, game=game, manual=manual, players=(1, 1), hand_sizes=(), hand_note=hand,
                   start=Start.SOLO, drawing=Drawing.SOLO, spinners=Spinners.NONE, doubles=Doubles.IN_LINE,
                   end_scoring=EndScoring.SOLO, blocked_winner=BlockedWinner.NONE, target=None,
                   scoring_quote=quote, choices=choices)
@@ -407,6 +412,7 @@ SOLITAIRE = _solo(
             "all three share one number (for example 6-1, 6-3, 6-6)"),
      Choice("won", "The goal is to go through all 28 dominoes until none remain in play.",
             "won when all 28 have been laid and the row is empty")),
+    "none: the 28 tiles are laid one by one in a row",
 )
 
 DRAW_SOLITAIRE = _solo(
@@ -417,6 +423,7 @@ DRAW_SOLITAIRE = _solo(
      Choice("empty hand", "you must draw an extra domino from those still face down",
             "an empty hand draws too, while the pile lasts"),
      Choice("doubles", "Continue to play to either end.", "a single line with two ends; no spinners")),
+    "5 face up, then drawn as needed",
 )
 
 KNOCK_OUT = _solo(
@@ -427,6 +434,7 @@ KNOCK_OUT = _solo(
             "and close up the gap.",
             "both touching dominoes leave the line, and their neighbours then touch"),
      Choice("won", "Carry on doing this as long as you can.", "won when the line is empty")),
+    "none: all 28 tiles in one line, face up",
 )
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (
@@ -458,7 +466,7 @@ def choices_markdown() -> str:
                   f"Players: {low if low == high else f'{low}-{high}'}. Target: {preset.target or 'none'}.", "",
                   f"- Who starts: {info['who_starts']}.",
                   f"- Stuck player: {info['drawing']}.",
-                  f"- Doubles: {info['doubles']}.",
+                  f"- Doubles: {info['doubles']}; {info['spinners']}.",
                   f"- Scoring: {info['end_of_round_scoring']}; in play: {info['in_play_scoring']}.",
                   f"- Blocked round: {info['blocked_round']}.", "",
                   "| open question | the manual says | the preset's choice |", "|---|---|---|"]

@@ -70,8 +70,8 @@ def test_rules_json_lists_every_preset_with_its_choices(capsys):
     assert [p["name"] for p in data] == list(PRESETS)
     for preset in data:
         assert preset["manual"]["file"].endswith(".txt")
-        for key in ("game", "hand_size", "who_starts", "drawing", "doubles", "in_play_scoring",
-                    "end_of_round_scoring", "blocked_round", "target", "choices"):
+        for key in ("game", "hand_size", "who_starts", "drawing", "doubles", "spinners", "in_play_scoring",
+                    "end_of_round_scoring", "blocked_round", "blocked_tie", "target", "choices"):
             assert key in preset
 
 

@@ -4,6 +4,7 @@ Entry points:
 - ``verify_photo(source, *, profile, name=None, config=..., annotate_to=None) -> dict``: the exact
   ``companion verify --json`` object ``{"file", "tiles", "junctions", "legal", "warnings"}``, or
   ``{"file", "error"}`` when the photo cannot be read. The CLI and the web API both call it.
+- ``verify_image(image_bgr, *, profile, file, config) -> dict``: the same for a photo already loaded.
 - ``verify_scan(scan, *, config=JunctionConfig()) -> dict``: the same from a ``companion scan`` object
   (the tiles already read), so the check can run on any reading, constructed ones included.
 - ``annotate(image_bgr, verdict, *, config=JunctionConfig()) -> np.ndarray``: the photo with each
@@ -75,9 +76,7 @@ def verify_photo(
         image = load_photo(source)
     except PhotoError as exc:
         return {"file": file, "error": str(exc)}
-    reading = read_tiles(image, profile or Profile())
-    scan = reading_to_dict(reading, file=file, width=image.shape[1], height=image.shape[0])
-    verdict = verify_scan(scan, config=config)
+    verdict = verify_image(image, profile=profile, file=file, config=config)
     if annotate_to is not None:
         out_dir = Path(annotate_to)
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -85,6 +84,14 @@ def verify_photo(
         if not cv2.imwrite(str(target), annotate(image, verdict, config=config)):
             raise OSError(f"could not write the annotated picture {str(target)!r}")
     return verdict
+
+
+def verify_image(image_bgr: np.ndarray, *, profile: Profile | None = None, file: str = "photo",
+                 config: JunctionConfig = JunctionConfig()) -> dict:
+    """``verify_photo`` for a photo already loaded (BGR uint8, as ``companion.photo.load_photo`` gives)."""
+    reading = read_tiles(image_bgr, profile or Profile())
+    scan = reading_to_dict(reading, file=file, width=image_bgr.shape[1], height=image_bgr.shape[0])
+    return verify_scan(scan, config=config)
 
 
 def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dict:

@@ -23,6 +23,7 @@ BLUEPRINTS = (
     "companion.web.api:bp",
     "companion.web.events:bp",
     "companion.web.pages:bp",
+    "companion.web.verify_views:bp",
 )
 
 DEFAULTS: Mapping[str, Any] = {

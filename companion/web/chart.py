@@ -3,6 +3,8 @@
 Entry point: ``race_svg(race, target)`` where ``race`` maps each player (in seating order) to their
 running totals after round 0, 1, 2, ... (as ``companion.store.matches.get_match`` gives it). Returns
 ``Markup`` (names are escaped here), sized by its viewBox so it fills any width: big type for a TV.
+``narrow=True`` draws a squarer chart whose type stays readable on a phone (the page shows one of
+the two by screen width).
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ from markupsafe import Markup, escape
 
 # One colour per seat, readable on the dark board and told apart by colour-blind viewers.
 PLAYER_COLOURS = ("#ffb000", "#3fa9f5", "#ff5d8f", "#6fdc8c")
-WIDTH, HEIGHT = 960, 420
-PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 64, 150, 28, 48
+WIDTH, HEIGHT = 960, 420  # the TV and laptop shape; ``narrow=True`` draws a taller one for phones
+NARROW_WIDTH, NARROW_HEIGHT = 560, 400
+PAD_LEFT, PAD_TOP, PAD_BOTTOM = 64, 28, 48
+LABEL_CHAR_PX = 14.5  # width of one character of an end label (24 px bold), to leave room for names
 
 
 def player_colour(seat: int) -> str:
@@ -28,11 +32,14 @@ def _nice_step(span: float) -> int:
     return 10000
 
 
-def race_svg(race: Mapping[str, Sequence[int]], target: int) -> Markup:
+def race_svg(race: Mapping[str, Sequence[int]], target: int, *, narrow: bool = False) -> Markup:
+    width, height = (NARROW_WIDTH, NARROW_HEIGHT) if narrow else (WIDTH, HEIGHT)
+    longest = max([len(f"{name} {totals[-1]}") for name, totals in race.items()] + [len(f"target {target}")])
+    pad_right = min(int(width * 0.4), 24 + int(LABEL_CHAR_PX * longest))
     rounds = max((len(v) for v in race.values()), default=1) - 1
     top = max([target] + [max(v) for v in race.values() if v])
     top = top + _nice_step(top) * 0.25
-    plot_w, plot_h = WIDTH - PAD_LEFT - PAD_RIGHT, HEIGHT - PAD_TOP - PAD_BOTTOM
+    plot_w, plot_h = width - PAD_LEFT - pad_right, height - PAD_TOP - PAD_BOTTOM
 
     def x(i: int) -> float:
         return PAD_LEFT + plot_w * (i / max(rounds, 1))
@@ -40,15 +47,15 @@ def race_svg(race: Mapping[str, Sequence[int]], target: int) -> Markup:
     def y(v: float) -> float:
         return PAD_TOP + plot_h * (1 - v / top)
 
-    parts = [f'<svg class="race" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+    parts = [f'<svg class="race{" narrow" if narrow else " wide"}" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="score after each round" xmlns="http://www.w3.org/2000/svg">']
     step = _nice_step(top)
     for v in range(0, int(top) + 1, step):
         parts.append(f'<line class="grid" x1="{PAD_LEFT}" x2="{PAD_LEFT + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}"/>')
         parts.append(f'<text class="tick" x="{PAD_LEFT - 10}" y="{y(v) + 7:.1f}" text-anchor="end">{v}</text>')
-    tick_every = max(1, -(-rounds // 12))
+    tick_every = max(1, -(-rounds // (6 if narrow else 12)))
     for i in range(0, rounds + 1, tick_every):
-        parts.append(f'<text class="tick" x="{x(i):.1f}" y="{HEIGHT - 14}" text-anchor="middle">{i}</text>')
+        parts.append(f'<text class="tick" x="{x(i):.1f}" y="{height - 14}" text-anchor="middle">{i}</text>')
     parts.append(f'<line class="target" x1="{PAD_LEFT}" x2="{PAD_LEFT + plot_w}" '
                  f'y1="{y(target):.1f}" y2="{y(target):.1f}"/>')
     parts.append(f'<text class="target-label" x="{PAD_LEFT + plot_w + 8}" y="{y(target) + 7:.1f}">'

@@ -48,7 +48,7 @@ def board_context(match: dict[str, Any]) -> dict[str, Any]:
         })
     return {
         "match": match, "cards": cards, "last": last,
-        "chart": race_svg(match["race"], target),
+        "chart": race_svg(match["race"], target) + race_svg(match["race"], target, narrow=True),
         "history": list(reversed(match["history"])),
     }
 

@@ -22,7 +22,7 @@ def test_board_shows_scores_chart_qr_and_explanation(client, new_match):
     client.post(f"/api/matches/{match_id}/rounds", json={"hands": {"Ann": "6-4,3-3", "Bob": ""}}, headers=auth)
     page = client.get(f"/m/{match_id}").get_data(as_text=True)
     assert 'data-score="16"' in page
-    assert '<svg class="race"' in page and "<polyline" in page and "target 100" in page
+    assert '<svg class="race wide"' in page and '<svg class="race narrow"' in page and "<polyline" in page and "target 100" in page
     assert 'class="segno"' in page  # the QR code, inline
     assert f"http://localhost/m/{match_id}" in page
     assert "Bob went out" in page

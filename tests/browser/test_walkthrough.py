@@ -1,0 +1,149 @@
+"""A party's evening in a real browser: create a match, photograph each hand, correct a tile,
+submit, watch a second screen update without a reload, undo; and the board at TV and phone size."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+TV = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 860}
+
+
+def _photo(tmp_path, seed: int):
+    """A generated photo of a hand (companion.synth), or a plain drawn one when synth is absent."""
+    path = tmp_path / f"hand-{seed}.jpg"
+    try:
+        from companion.synth import render_photo
+        data, _ = render_photo(seed, kind="hand", size=(960, 720))
+    except ImportError:
+        import cv2
+        import numpy as np
+        image = np.full((480, 640, 3), (60, 120, 60), np.uint8)
+        data = cv2.imencode(".jpg", image)[1].tobytes()
+    path.write_bytes(data)
+    return path
+
+
+def _create_match(page, server, players, rules="block"):
+    page.goto(server + "/")
+    inputs = page.locator("input[name=player]")
+    for i, name in enumerate(players):
+        inputs.nth(i).fill(name)
+    page.select_option("select[name=rules]", rules)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/m/*")
+    return page.url.rsplit("/", 1)[1]
+
+
+def _score(page, name):
+    return int(page.locator(f'.card[data-player="{name}"] .score').get_attribute("data-score"))
+
+
+def _scan(page, player, photo):
+    hand = page.locator(f'section.hand[data-player="{player}"]')
+    hand.locator(".photo-input").set_input_files(str(photo))
+    status = hand.locator(".scan-status .scan-text")
+    status.filter(has_text="Read ").or_(status.filter(has_text="Could not")).wait_for(timeout=60_000)
+    return hand
+
+
+def test_round_from_photos_updates_another_screen_and_undo(browser, server, tmp_path, shot):
+    host = browser.new_context(viewport=LAPTOP)
+    viewer = browser.new_context(viewport=TV)
+    page = host.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    match_id = _create_match(page, server, ["Ann", "Bob"])
+    assert page.locator("#score-round").is_visible()  # the host's browser holds the token
+
+    tv = viewer.new_page()
+    tv.on("pageerror", lambda exc: errors.append(str(exc)))
+    tv.goto(f"{server}/m/{match_id}")
+    assert not tv.locator("#score-round").is_visible()  # viewers cannot change the match
+    tv.locator('#conn[data-state="live"]').wait_for(timeout=10_000)
+
+    page.click("#score-round")
+    page.wait_for_url(f"**/m/{match_id}/round")
+    ann = _scan(page, "Ann", _photo(tmp_path, 3))
+    bob = _scan(page, "Bob", _photo(tmp_path, 5))
+    assert ann.locator(".reading img").is_visible()
+
+    # correct a tile by tapping it (or add one if the photo gave none)
+    chips = ann.locator(".chip")
+    if chips.count():
+        chips.first.click()
+    else:
+        ann.locator(".add-tile").click()
+    dialog = page.locator("#tile-dialog")
+    dialog.locator('.td-half[data-half="0"] button[value="6"]').click()
+    dialog.locator('.td-half[data-half="1"] button[value="4"]').click()
+    dialog.locator(".td-ok").click()
+    assert ann.locator(".chip").first.get_attribute("data-tile") == "6-4"
+    assert "edited" in ann.locator(".chip").first.get_attribute("class")
+    # keep the corrected tile and the others read from the photo, minus any duplicate reading
+    while ann.locator(".chip.dup").count() > 1:
+        ann.locator(".chip.dup").last.click()
+        dialog.locator(".td-remove").click()
+    bob.locator(".went-out").click()  # Bob played his last tile
+    tiles = [c.get_attribute("data-tile") for c in ann.locator(".chip").all()]
+    pips = sum(int(a) + int(b) for a, b in (t.split("-") for t in tiles))
+    assert ann.locator(".typed-hand").input_value() == ",".join(tiles)
+
+    page.click("#submit-round")
+    page.wait_for_url(f"**/m/{match_id}")
+    # the TV follows without a reload
+    tv.locator(f'.card[data-player="Bob"] .score[data-score="{pips}"]').wait_for(timeout=5_000)
+    assert "Bob went out" in tv.locator(".explanation").inner_text()
+    shot(tv, "walkthrough-tv-after-round")
+
+    # undo from the host's board: two taps
+    page.click("#undo-round")
+    page.click("#undo-round")
+    tv.locator('.card[data-player="Bob"] .score[data-score="0"]').wait_for(timeout=5_000)
+    page.locator('.card[data-player="Bob"] .score[data-score="0"]').wait_for(timeout=5_000)
+    assert "round 1 undone" in tv.locator(".history").text_content()
+    assert errors == []
+    host.close()
+    viewer.close()
+
+
+def _api(server, method, path, body=None, token=None):
+    request = urllib.request.Request(server + path, method=method,
+                                     data=None if body is None else json.dumps(body).encode())
+    if body is not None:
+        request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request) as response:
+        return json.load(response)
+
+
+def test_board_at_tv_and_phone_size(browser, server, shot):
+    match = _api(server, "POST", "/api/matches", {"players": ["Grandma Rosa", "Theo", "Mina", "Sam"],
+                                                  "rules": "block", "target": 100})
+    rounds = [{"Grandma Rosa": "", "Theo": "6-4,3-3", "Mina": "5-1", "Sam": "2-2,6-6"},
+              {"Grandma Rosa": "6-5", "Theo": "", "Mina": "4-4,1-0", "Sam": "3-1"},
+              {"Grandma Rosa": "2-0", "Theo": "5-5,6-3", "Mina": "", "Sam": "6-2,4-1"},
+              {"Grandma Rosa": "", "Theo": "6-6,5-4", "Mina": "3-2", "Sam": "6-1,4-0"}]
+    for hands in rounds:
+        _api(server, "POST", f"/api/matches/{match['id']}/rounds", {"hands": hands}, match["host_token"])
+    for size, name in ((TV, "board-tv"), (PHONE, "board-phone")):
+        context = browser.new_context(viewport=size, device_scale_factor=1)
+        page = context.new_page()
+        page.goto(f"{server}/m/{match['id']}")
+        page.locator(".card").first.wait_for()
+        # nothing spills sideways: the page is as wide as the screen
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+        # the scores are big enough to read across a room
+        font = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.card .score')).fontSize)")
+        assert font >= (120 if size is TV else 48)
+        shot(page, name)
+        if size is TV:  # the whole board fits the TV without scrolling
+            assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
+        context.close()

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable, Mapping, Protocol, Sequence
 
 from companion.rules.layout import IllegalMoveError, Layout, Move

@@ -80,7 +80,10 @@ def _tiles(value: Iterable[Tile] | str | None, what: str) -> tuple[Tile, ...]:
     if value is None:
         return ()
     if isinstance(value, str):
-        return parse_hand(value)
+        try:
+            return parse_hand(value)
+        except ValueError as exc:  # keep the error's type, say whose hand it was
+            raise type(exc)(f"{what}: {exc}") from None
     tiles = tuple(value)
     for tile in tiles:
         if not isinstance(tile, Tile):
@@ -113,9 +116,9 @@ def score_round(
     for name, hand in hands.items():
         if not isinstance(name, str) or not name.strip():
             raise InvalidRoundError(f"invalid player name: {name!r}")
-        parsed[name] = _tiles(hand, f"hand of {name}")
+        parsed[name] = _tiles(hand, f"{name}'s hand")
     preset.check_players(len(parsed))
-    bone, tab = _tiles(boneyard, "boneyard"), _tiles(table, "table")
+    bone, tab = _tiles(boneyard, "the boneyard"), _tiles(table, "the table")
     check_distinct({**{f"{n}'s hand": t for n, t in parsed.items()}, "the boneyard": bone, "the table": tab})
     points_in_play = _check_play_points(preset, play_points, parsed)
 
@@ -136,7 +139,9 @@ def score_round(
 
     scores = dict(points_in_play)
     if winner is None:
-        end_points, sums = 0, "nobody scores end points"
+        end_points, sums = 0, (f"{preset.manual_title} does not say who wins a blocked round with equal "
+                               f"lowest hands: the {preset.name} preset calls it a tie, and nobody scores "
+                               "end-of-round points")
     else:
         if table is not None:
             on_table: tuple[Tile, ...] | None = tab
@@ -148,12 +153,12 @@ def score_round(
         end_points, sums = _end_points(preset, winner, how, parsed, pips, on_table)
         scores[winner] = scores.get(winner, 0) + end_points
     points = scores.get(winner, 0) if winner else 0
-    manual = f"{preset.manual_title} ({preset.manual_file}): \"{preset.scoring_quote}\""
+    manual = "" if winner is None else f"{preset.manual_title} ({preset.manual_file}): \"{preset.scoring_quote}\" "
     extra = ""
     if points_in_play and any(points_in_play.values()):
         extra = " Points made during play: " + ", ".join(
             f"{n} {p}" for n, p in points_in_play.items() if p) + "."
-    explanation = f"{story}. {manual} {sums}.{extra}"
+    explanation = f"{story}. {manual}{sums}.{extra}"
     return RoundResult(preset.name, winner, points, how, parsed, explanation,
                        {name: scores.get(name, 0) for name in parsed})
 

@@ -192,3 +192,15 @@ def test_every_multiplayer_preset_scores_a_domino_round():
                                  sum(round_to_five(hand_pips(h)) for h in list(hands.values())[1:])
                                  if name == "all-fives" else others)
         assert hand_pips(parse_hand("")) == 0
+
+
+def test_a_bad_hand_string_names_whose_hand_it_was():
+    from companion.rules import InvalidTileError
+    with pytest.raises(InvalidTileError) as err:
+        score_round("block", {"Ann": "6-4,7-7", "Bob": ""})
+    assert str(err.value).startswith("Ann's hand: ") and "'7-7'" in str(err.value)
+
+
+def test_a_tie_explains_the_presets_choice():
+    result = score_round("classic", {"A": "2-1", "B": "3-0"})
+    assert "does not say" in result.explanation and "tie" in result.explanation

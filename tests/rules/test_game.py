@@ -197,3 +197,38 @@ def test_the_layout_accepts_exactly_the_legal_moves_at_every_step(name):
                     except IllegalMoveError:
                         accepted = False
                     assert accepted == (move in legal), f"{name} seed {seed}: {move}"
+
+
+def turns(record):
+    """Group events into turns: a new turn starts whenever the player changes."""
+    grouped = []
+    for event in record.events:
+        if grouped and grouped[-1][0] == event.player:
+            grouped[-1][1].append(event.kind)
+        else:
+            grouped.append((event.player, [event.kind]))
+    return grouped
+
+
+def test_blind_turns_up_one_tile_a_turn():
+    for seed in range(100):
+        record = play_round("blind", ["A", "B", "C"], seed=seed)
+        grouped = turns(record)
+        assert grouped[0][1][0] == "play" and len(grouped[0][1]) == 2  # set the first, turn up one more
+        for _, kinds in grouped[1:]:
+            assert len(kinds) == 1 and kinds[0] in ("play", "back")
+
+
+def test_turnover_keeps_turning_up_while_tiles_fit():
+    for seed in range(100):
+        record = play_round("turnover", ["A", "B", "C", "D"], seed=seed)
+        for player, kinds in turns(record)[:-1]:
+            assert all(k == "play" for k in kinds[:-1]) and kinds[-1] == "back", (player, kinds)
+
+
+def test_drawing_stops_as_soon_as_a_tile_fits():
+    for seed in range(100):
+        record = play_round("block", ["A", "B"], seed=seed)
+        for _, kinds in turns(record):
+            assert kinds[-1] in ("play", "pass") or kinds == ["draw"] * len(kinds)
+            assert kinds.count("play") <= 1

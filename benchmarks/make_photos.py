@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     if args.sample:
         for name, seed, kw in SAMPLE:
-            label = write_photo(args.out, name, seed, quality=85, **kw)
+            label = write_photo(args.out, name, seed, quality=80, **kw)
             print(f"{name}: {len(label['tiles'])} tiles, {', '.join(label['tags'])}")
         n = len(SAMPLE)
     else:

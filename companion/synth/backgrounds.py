@@ -16,7 +16,7 @@ import functools
 import cv2
 import numpy as np
 
-from companion.synth.faces import smooth_noise, wood
+from companion.synth.faces import periodic_noise, smooth_noise, wood
 from companion.synth.styles import SetStyle, pick_style
 
 GROUNDS = ("grass", "deck", "concrete", "blanket", "table")
@@ -39,10 +39,10 @@ def _grass(rng: np.random.Generator) -> tuple[np.ndarray, float]:
     ys = rng.uniform(0, n, count)
     lens = rng.uniform(0.1, 0.35, count) * ppu
     angs = rng.normal(rng.uniform(0, np.pi), 0.9, count)
-    shades = rng.uniform(0.5, 1.45, count)
-    dry = rng.random(count) < rng.uniform(0.0, 0.25)
+    shades = rng.uniform(0.45, 1.25, count)
+    dry = rng.random(count) < rng.uniform(0.0, 0.12)
     for x, y, ln, a, sh, d in zip(xs, ys, lens, angs, shades, dry):
-        col = np.array((0.25, 0.62, 0.72)) if d else base
+        col = np.array((0.25, 0.55, 0.62)) if d else base
         c = tuple(int(v) for v in np.clip(col * sh * 255, 0, 255))
         x2, y2 = x + ln * np.cos(a), y + ln * np.sin(a)
         for ox in (-n, 0, n):  # draw wrapped copies so the texture tiles
@@ -68,12 +68,13 @@ def _deck(rng: np.random.Generator) -> tuple[np.ndarray, float]:
     gap = max(2, int(0.06 * ppu))
     for b in range(boards):
         y0, y1 = int(b * board_w * ppu), int((b + 1) * board_w * ppu)
-        img[y0:y1] = wood(rng, y1 - y0, w, style, tone=float(rng.uniform(0.8, 1.15)))
+        img[y0:y1] = wood(rng, y1 - y0, w, style, tone=float(rng.uniform(0.8, 1.15)), rings=board_w * 2.5)
         img[y0:y0 + gap] *= 0.25
+        img[y0:y1, 0:gap] *= 0.3  # the board's end (the texture repeats there)
         for _ in range(int(rng.integers(0, 2))):  # board ends
             x = int(rng.uniform(0, w))
             img[y0:y1, x:x + gap] *= 0.3
-    weather = smooth_noise(rng, h, w, 6, 12)
+    weather = cv2.resize(periodic_noise(rng, 256, 8), (w, h))
     img *= (1 + 0.08 * weather)[..., None]
     return np.clip(img, 0, 1), ppu
 
@@ -83,7 +84,7 @@ def _concrete(rng: np.random.Generator) -> tuple[np.ndarray, float]:
     n = 512
     grey = float(rng.uniform(0.45, 0.72))
     tint = np.asarray((1.0, 1.0, 1.0)) + rng.normal(0, 0.03, 3)
-    v = grey + 0.05 * smooth_noise(rng, n, n, 8, 8) + 0.04 * smooth_noise(rng, n, n, 40, 40)
+    v = grey + 0.025 * periodic_noise(rng, n, 5) + 0.03 * periodic_noise(rng, n, 60)
     v += rng.normal(0, 0.045, (n, n)).astype(np.float32)
     speck = rng.random((n, n)) < 0.01
     v[speck] *= rng.uniform(0.4, 1.5)
@@ -123,11 +124,14 @@ def _table(rng: np.random.Generator) -> tuple[np.ndarray, float]:
                             "wood_dark": tuple(np.asarray(tone) * 0.75), "grain": float(rng.uniform(0.3, 0.8)),
                             "knots": 0.3})
         h, w = int(12 * ppu), int(16 * ppu)
-        return wood(rng, h, w, style), ppu
+        top = wood(rng, h, w, style, rings=12 * 2.0)
+        # mirrored copies make the texture repeat without a seam (like book-matched planks)
+        top = np.concatenate([top, top[:, ::-1]], axis=1)
+        return np.ascontiguousarray(np.concatenate([top, top[::-1]], axis=0)), ppu
     ppu = 32.0
     n = 256
     col = np.asarray(rng.choice([(0.88, 0.88, 0.86), (0.35, 0.55, 0.25), (0.3, 0.3, 0.32), (0.75, 0.80, 0.82)]), np.float32)
-    img = col * (1 + 0.03 * smooth_noise(rng, n, n, 4, 4) + rng.normal(0, 0.015, (n, n)).astype(np.float32))[..., None]
+    img = col * (1 + 0.03 * periodic_noise(rng, n, 4) + rng.normal(0, 0.015, (n, n)).astype(np.float32))[..., None]
     return np.clip(img, 0, 1).astype(np.float32), ppu
 
 

@@ -37,11 +37,25 @@ def smooth_noise(rng: np.random.Generator, h: int, w: int, cells_y: int, cells_x
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def wood(rng: np.random.Generator, h: int, w: int, style: SetStyle, *, tone: float = 1.0) -> np.ndarray:
-    """A wood surface (h, w, 3) whose grain runs along x: warped growth rings, fine streaks and knots."""
+def periodic_noise(rng: np.random.Generator, n: int, cells: float) -> np.ndarray:
+    """Smooth noise on an (n, n) torus (it tiles seamlessly), about unit variance, float32.
+
+    ``cells``: roughly how many blobs fit across; built by low-pass filtering white noise in Fourier space."""
+    white = rng.standard_normal((n, n))
+    f = np.fft.fftfreq(n)[:, None] ** 2 + np.fft.fftfreq(n)[None, :] ** 2
+    spec = np.fft.fft2(white) * np.exp(-f * (n / max(cells, 0.5)) ** 2 * 2.0)
+    out = np.real(np.fft.ifft2(spec))
+    return (out / max(out.std(), 1e-9)).astype(np.float32)
+
+
+def wood(rng: np.random.Generator, h: int, w: int, style: SetStyle, *, tone: float = 1.0,
+         rings: float | None = None) -> np.ndarray:
+    """A wood surface (h, w, 3) whose grain runs along x: warped growth rings, fine streaks and knots.
+
+    ``rings``: growth rings across the height (random 3..9 when None)."""
     y = np.linspace(0.0, 1.0, h, dtype=np.float32)[:, None]
     x = np.linspace(0.0, 2.0, w, dtype=np.float32)[None, :] if w >= h else np.linspace(0.0, w / h, w, dtype=np.float32)[None, :]
-    rings = float(rng.uniform(3.0, 9.0))
+    rings = float(rng.uniform(3.0, 9.0)) if rings is None else rings
     warp = smooth_noise(rng, h, w, 3, 5) * float(rng.uniform(0.15, 0.45))
     warp += smooth_noise(rng, h, w, 6, 3) * 0.08
     slope = float(rng.normal(0.0, 0.15))

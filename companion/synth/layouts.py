@@ -140,8 +140,8 @@ def _hand(rng: np.random.Generator, n: int, touching: float) -> Layout:
     tags = []
     while i < n:
         if n - i >= 2 and rng.random() < touching:
-            k = int(rng.integers(2, min(7, n - i) + 1))
             side = bool(rng.random() < 0.6)
+            k = int(rng.integers(2, min(7 if side else 4, n - i) + 1))  # end to end: at most 4 in a row
             groups.append(_row(rng, values[i:i + k], 0, 0, 0, side))
             tags.append("touching")
             i += k

@@ -165,7 +165,7 @@ def _choose_camera(rng: np.random.Generator, layout: Layout, size: tuple[int, in
         lengths = [np.linalg.norm(cam.project(np.array([[*footprint(t)[0], thickness]]))[0]
                                   - cam.project(np.array([[*footprint(t)[3], thickness]]))[0]) for t in layout.tiles]
         mean_len = float(np.median(lengths))
-        new_len = mean_len * ratio
+        new_len = mean_len / ratio  # lengths shrink as the camera backs away
         lo, hi = 62.0, 680.0
         if new_len > hi:
             ratio = mean_len / hi
@@ -199,6 +199,88 @@ def _soft_blur(mask: np.ndarray, sigma: float) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
+def _composite(img: np.ndarray, canvas: np.ndarray, alpha: np.ndarray) -> None:
+    """Blend a uint8 layer (canvas, alpha) over the float image, only where the layer has something."""
+    x, y, w, h = cv2.boundingRect(alpha)
+    if w == 0 or h == 0:
+        return
+    a = alpha[y:y + h, x:x + w].astype(np.float32)[..., None] / 255.0
+    roi = img[y:y + h, x:x + w]
+    roi[:] = roi * (1 - a) + canvas[y:y + h, x:x + w].astype(np.float32) / 255.0 * a
+
+
+def _ground_scale(cam: Camera, x: float, y: float) -> float:
+    """Pixels per ground unit around the ground point (x, y)."""
+    p = cam.project(np.array([[x, y, 0.0], [x + 0.05, y, 0.0], [x, y + 0.05, 0.0]]))
+    a, b = p[1] - p[0], p[2] - p[0]
+    return float(np.sqrt(abs(a[0] * b[1] - a[1] * b[0]))) / 0.05
+
+
+def _visible_ground(cam: Camera, rng: np.random.Generator, n: int) -> np.ndarray:
+    """n random ground points (x, y) that the camera sees."""
+    w, h = cam.size
+    uv = np.column_stack([rng.uniform(0, w, n), rng.uniform(0, h, n), np.ones(n)])
+    g = uv @ np.linalg.inv(cam.plane_homography(0.0)).T
+    return g[:, :2] / g[:, 2:3]
+
+
+def _debris(rng: np.random.Generator, img: np.ndarray, cam: Camera, ground: str, tiles: list[Placed]) -> None:
+    """Leaves, pebbles, clover and crumbs on the ground: dark and round things that are not pips."""
+    counts = {"grass": (0, 30), "deck": (0, 12), "concrete": (0, 40), "blanket": (0, 6), "table": (0, 5)}
+    lo, hi = counts[ground]
+    n = int(rng.integers(lo, hi + 1))
+    if n == 0:
+        return
+    canvas = np.zeros(img.shape, np.uint8)
+    alpha = np.zeros(img.shape[:2], np.uint8)
+    for x, y in _visible_ground(cam, rng, n):
+        scale = _ground_scale(cam, x, y)
+        u, v = cam.project(np.array([[x, y, 0.0]]))[0]
+        what = rng.random()
+        if ground in ("grass", "deck") and what < 0.6:  # a leaf
+            size = float(rng.uniform(0.12, 0.45)) * scale
+            col = rng.choice([(0.15, 0.45, 0.35), (0.1, 0.35, 0.55), (0.08, 0.22, 0.35), (0.2, 0.5, 0.6)])
+            axes = (max(1, int(size)), max(1, int(size * rng.uniform(0.3, 0.5))))
+        else:  # a pebble, a clod, a crumb or a bottle cap
+            size = float(rng.uniform(0.03, 0.12)) * scale
+            col = rng.choice([(0.35, 0.38, 0.40), (0.12, 0.14, 0.16), (0.25, 0.32, 0.4), (0.55, 0.55, 0.55)])
+            axes = (max(1, int(size)), max(1, int(size * rng.uniform(0.6, 1.0))))
+        c = tuple(int(255 * v_) for v_ in np.clip(np.asarray(col) * rng.uniform(0.8, 1.2), 0, 1))
+        ang = float(rng.uniform(0, 180))
+        cv2.ellipse(canvas, (int(u), int(v)), axes, ang, 0, 360, c, -1, cv2.LINE_AA)
+        cv2.ellipse(alpha, (int(u), int(v)), axes, ang, 0, 360, 255, -1, cv2.LINE_AA)
+    _composite(img, canvas, alpha)
+
+
+def _grass_tufts(rng: np.random.Generator, img: np.ndarray, cam: Camera, tiles: list[Placed], thick: float) -> None:
+    """Blades of grass standing around each tile's foot, in front of its sides (never above its top)."""
+    canvas = np.zeros(img.shape, np.uint8)
+    alpha = np.zeros(img.shape[:2], np.uint8)
+    for t in tiles:
+        fp = footprint(t)
+        ctr = fp.mean(0)
+        scale = _ground_scale(cam, t.cx, t.cy)
+        width = max(1, int(round(0.02 * scale)))
+        for i in range(4):
+            a_, b_ = fp[i], fp[(i + 1) % 4]
+            m = int(rng.integers(8, 30))
+            s_ = rng.uniform(0, 1, m)[:, None]
+            base = a_ + (b_ - a_) * s_
+            out = (base - ctr)
+            out /= np.linalg.norm(out, axis=1, keepdims=True)
+            base = base + out * rng.uniform(0.0, 0.04, (m, 1))
+            tip = base + out * rng.uniform(0.0, 0.1, (m, 1)) + rng.normal(0, 0.04, (m, 2))
+            ht = rng.uniform(0.2, 0.85, m) * thick
+            p0 = cam.project(np.column_stack([base, np.zeros(m)]))
+            p1 = cam.project(np.column_stack([tip, ht]))
+            for q0, q1 in zip(p0, p1):
+                g = rng.uniform(0.6, 1.3)
+                col = (int(np.clip(45 * g, 0, 255)), int(np.clip(120 * g, 0, 255)), int(np.clip(85 * g, 0, 255)))
+                cv2.line(canvas, (int(q0[0]), int(q0[1])), (int(q1[0]), int(q1[1])), col, width, cv2.LINE_AA)
+                cv2.line(alpha, (int(q0[0]), int(q0[1])), (int(q1[0]), int(q1[1])), 255, width, cv2.LINE_AA)
+    _composite(img, canvas, alpha)
+
+
 def _light(rng: np.random.Generator, name: str) -> dict:
     az = float(rng.uniform(0, 2 * math.pi))
     if name == "sun":
@@ -217,8 +299,42 @@ def _light(rng: np.random.Generator, name: str) -> dict:
                     soft=0.5, el=math.radians(85), az=az, ambient=0.8, noise=0.014)
     # dim warm indoor light (a lamp): dark, orange, noisy, vignetted
     el = math.radians(float(rng.uniform(40, 80)))
-    return dict(level=float(rng.uniform(0.42, 0.6)), tint=(0.62, 0.85, 1.12), shadow=float(rng.uniform(0.3, 0.5)),
-                soft=0.15, el=el, az=az, ambient=0.55, noise=0.03, vignette=float(rng.uniform(0.25, 0.5)))
+    return dict(level=float(rng.uniform(0.3, 0.5)), tint=(0.62, 0.85, 1.12), shadow=float(rng.uniform(0.3, 0.5)),
+                soft=0.15, el=el, az=az, ambient=0.55, noise=0.022, vignette=float(rng.uniform(0.25, 0.5)))
+
+
+def _frame(rng: np.random.Generator, layout: Layout, size: tuple[int, int], tilt: float, thick: float, kind: str,
+           allow_partial: bool) -> tuple[Camera, list[tuple[Placed, np.ndarray, bool]]]:
+    """Place the camera and decide what is in the photo: whole tiles, clearly cut tiles (partial) and
+    nothing in between (a tile cut by a hair is left out of the scene rather than labelled either way)."""
+    cam = _choose_camera(rng, layout, size, tilt, thick, kind, allow_partial)
+    w, h = size
+    if not allow_partial:  # every tile must be whole: step back until all are well inside
+        for _ in range(12):
+            quads = [cam.project(_box_points(t, thick)[1]) for t in layout.tiles]
+            if all(_inside(q, (w, h)) for q in quads):
+                break
+            mid = np.mean(np.concatenate(quads), axis=0)
+            g = np.linalg.solve(cam.plane_homography(0.0), np.array([*mid, 1.0]))
+            g0 = np.linalg.solve(cam.plane_homography(0.0), np.array([w / 2, h / 2, 1.0]))
+            target = cam.C + cam.R[2] * _target_dist(cam)
+            target[:2] += g[:2] / g[2] - g0[:2] / g0[2]
+            cam = Camera((w, h), cam.K[0, 0], target, _target_dist(cam) * 1.08, tilt, cam.yaw, cam.roll)
+
+    # decide what is in the photo: whole tiles, clearly cut tiles (partial) and nothing in between
+    keep: list[tuple[Placed, np.ndarray, bool]] = []
+    for t in layout.tiles:
+        _, top = _box_points(t, thick)
+        quad = cam.project(top)
+        frac = _visible_fraction(quad, (w, h))
+        inside = _inside(quad, (w, h))
+        if inside:
+            keep.append((t, quad, False))
+        elif 0.15 <= frac <= 0.85 and allow_partial:
+            keep.append((t, quad, True))
+        elif layout.junctions is not None:
+            keep.append((t, quad, not inside))  # lines of play keep every tile (framing avoids cuts)
+    return cam, keep
 
 
 def render_scene(seed: int, *, kind: str = "hand", style: str | None = None, size: tuple[int, int] | None = None,
@@ -266,32 +382,9 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
         allow_partial = kind in ("hand", "touching", "crowd")
     thick = st.thickness
     tilt = math.radians(tilt_deg)
-    cam = _choose_camera(rng, layout, (w, h), tilt, thick, kind, allow_partial)
-    if not allow_partial:  # every tile must be whole: step back until all are well inside
-        for _ in range(12):
-            quads = [cam.project(_box_points(t, thick)[1]) for t in layout.tiles]
-            if all(_inside(q, (w, h)) for q in quads):
-                break
-            mid = np.mean(np.concatenate(quads), axis=0)
-            g = np.linalg.solve(cam.plane_homography(0.0), np.array([*mid, 1.0]))
-            g0 = np.linalg.solve(cam.plane_homography(0.0), np.array([w / 2, h / 2, 1.0]))
-            target = cam.C + cam.R[2] * _target_dist(cam)
-            target[:2] += g[:2] / g[2] - g0[:2] / g0[2]
-            cam = Camera((w, h), cam.K[0, 0], target, _target_dist(cam) * 1.08, tilt, cam.yaw, cam.roll)
-
-    # decide what is in the photo: whole tiles, clearly cut tiles (partial) and nothing in between
-    keep: list[tuple[Placed, np.ndarray, bool]] = []
-    for t in layout.tiles:
-        _, top = _box_points(t, thick)
-        quad = cam.project(top)
-        frac = _visible_fraction(quad, (w, h))
-        inside = _inside(quad, (w, h))
-        if inside:
-            keep.append((t, quad, False))
-        elif 0.15 <= frac <= 0.85 and allow_partial:
-            keep.append((t, quad, True))
-        elif layout.junctions is not None:
-            keep.append((t, quad, not inside))  # lines of play keep every tile (framing avoids cuts)
+    cam, keep = _frame(rng, layout, (w, h), tilt, thick, kind, allow_partial)
+    if not any(not partial for _, _, partial in keep):  # nothing whole in the picture: frame it loosely
+        cam, keep = _frame(rng, layout, (w, h), tilt, thick, kind, False)
     if layout.junctions is not None:
         kept_ids = list(range(len(layout.tiles)))
     else:
@@ -303,6 +396,8 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     # ground
     Hg = cam.plane_homography(0.0)
     img = render_ground(rng, ground, np.linalg.inv(Hg), (w, h))
+
+    _debris(rng, img, cam, ground, [t for t, _, _ in keep])
 
     # shadows and contact darkening, painted in ground coordinates through the homography
     shadow = np.zeros((h, w), np.float32)
@@ -348,6 +443,9 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
         lit = L["ambient"] * 0.75 + (1 - L["ambient"]) * max(0.0, float(normal @ ldir)) * 1.1
         _warp_into(img, None, tex, _rect_to_quad(tw_, th_, quad), shade=lit)
 
+    if ground == "grass":
+        _grass_tufts(rng, img, cam, [t for t, _, _ in keep], thick)
+
     # tops
     top_alpha = np.zeros((h, w), np.float32)
     glare_spots = []
@@ -357,7 +455,7 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
         long_ = max(np.linalg.norm(quad[1] - quad[2]), np.linalg.norm(quad[3] - quad[0]))
         width_px = int(np.clip(1.2 * max(short, long_ / 2), 16, 900))
         is_logo = t.pips == (0, 0)
-        tex = face_texture(rng, t.pips, width_px, st, logo=is_logo, grime=float(rng.uniform(0, 1)))
+        tex = face_texture(rng, t.pips, width_px, st, logo=is_logo, grime=float(rng.uniform(0, 0.5)))
         th_, tw_ = tex.shape[:2]
         # texture (0, th) -> corner 0, (0, 0) -> corner 1, (tw, 0) -> corner 2, (tw, th) -> corner 3: the
         # face seen from above keeps its handedness (the word mark reads, not mirrored)
@@ -411,9 +509,17 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), float(rng.uniform(0, 180)), 1.0)
         kern = cv2.warpAffine(kern, rot, (k, k))
         img = cv2.filter2D(img, -1, kern / max(kern.sum(), 1e-6))
+    # sensor noise (shot noise grows with the signal, read noise does not), then the camera's auto
+    # exposure: a dim scene is brightened, and its noise with it
     noise = L["noise"] * float(rng.uniform(0.6, 1.4))
     img = img + rng.normal(0, 1, (h, w, 1)).astype(np.float32) * noise * np.sqrt(np.clip(img, 0.02, 1)) \
-        + rng.normal(0, noise * 0.3, (h, w, 3)).astype(np.float32)
+        + rng.normal(0, noise * 0.35, (h, w, 3)).astype(np.float32)
+    lum = float(np.mean(img[::7, ::7]))
+    gain = float(np.clip(rng.uniform(0.40, 0.55) / max(lum, 1e-3), 0.75, 2.2))
+    img *= gain
+    knee = 0.82  # soft highlight roll-off instead of a hard clip
+    over = img > knee
+    img[over] = knee + (1 - knee) * np.tanh((img[over] - knee) / (1 - knee))
     img8 = (np.clip(img, 0, 1) * 255 + 0.5).astype(np.uint8)
     quality = jpeg_quality if jpeg_quality is not None else int(rng.integers(62, 96))
     ok, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, quality])

@@ -35,7 +35,7 @@ def _nice_step(span: float) -> int:
 def race_svg(race: Mapping[str, Sequence[int]], target: int, *, narrow: bool = False) -> Markup:
     width, height = (NARROW_WIDTH, NARROW_HEIGHT) if narrow else (WIDTH, HEIGHT)
     longest = max([len(f"{name} {totals[-1]}") for name, totals in race.items()] + [len(f"target {target}")])
-    pad_right = min(int(width * 0.4), 24 + int(LABEL_CHAR_PX * longest))
+    pad_right = min(int(width * (0.46 if narrow else 0.4)), 24 + int(LABEL_CHAR_PX * longest))
     rounds = max((len(v) for v in race.values()), default=1) - 1
     top = max([target] + [max(v) for v in race.values() if v])
     top = top + _nice_step(top) * 0.25

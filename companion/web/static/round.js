@@ -143,6 +143,7 @@
     hand.scan = null;
     drawOverlay(hand);
     reading.hidden = false;
+    hand.section.dataset.scan = "working";
     setStatus(hand, "Uploading…", 0);
     const data = new FormData();
     data.append("photo", file, file.name || "hand.jpg");
@@ -151,11 +152,15 @@
     xhr.open("POST", "/api/scan");
     xhr.upload.onprogress = (e) => { if (e.lengthComputable) setStatus(hand, "Uploading…", Math.round(100 * e.loaded / e.total)); };
     xhr.upload.onload = () => setStatus(hand, "Reading the tiles…");
-    xhr.onerror = () => setStatus(hand, "Could not reach the server. Try again, or type the hand.", null);
+    xhr.onerror = () => {
+      hand.section.dataset.scan = "failed";
+      setStatus(hand, "Could not reach the server. Try again, or type the hand.", null);
+    };
     xhr.onload = () => {
       let body = null;
       try { body = JSON.parse(xhr.responseText); } catch (e) { body = null; }
       if (xhr.status !== 200 || !body || body.error) {
+        hand.section.dataset.scan = "failed";
         setStatus(hand, `Could not read this photo: ${(body && body.error) || xhr.status}. Try again, or type the hand.`, null);
         return;
       }
@@ -168,8 +173,10 @@
       const warnings = reading.querySelector(".scan-warnings");
       warnings.replaceChildren(...(body.warnings || []).map((w) => el("li", {}, w)));
       const n = hand.tiles.length;
-      setStatus(hand, `Read ${n} tile${n === 1 ? "" : "s"}, ${body.pip_total} pips. Tap a tile to correct it.`, null);
+      setStatus(hand, n ? `Read ${n} tile${n === 1 ? "" : "s"}, ${body.pip_total} pips. Tap a tile to correct it.`
+        : "Read no tiles. Take another photo, add the tiles, or type the hand.", null);
       renderAll();
+      hand.section.dataset.scan = "done";
     };
     xhr.send(data);
   }

@@ -16,6 +16,7 @@ from companion.vision.junctions import (
     JunctionKind,
     TileOutlineError,
     find_junctions,
+    prune_loops,
 )
 
 W = 40.0  # tile width in pixels; a tile is 2 W long
@@ -213,3 +214,29 @@ def test_junctions_do_not_depend_on_scale_rotation_or_position(scale, angle, shi
         [0, 0, 1],
     ])
     assert summary(find_junctions(_warp(_layout(), similarity))) == summary(find_junctions(_layout()))
+
+
+def _shrunk(t: FakeTile, by: float) -> FakeTile:
+    """The outline a reader might find: each end pulled in by ``by`` tile widths."""
+    c = t.corners.copy()
+    axis = (c[2] + c[3] - c[0] - c[1]) / 4  # one tile width along the axis
+    c[0:2] += axis * by
+    c[2:4] -= axis * by
+    return FakeTile(t.pips, c)
+
+
+def test_outlines_that_fall_short_of_the_tile_ends_still_meet():
+    tiles = [_shrunk(t, 0.2) for t in _layout()]
+    assert summary(find_junctions(tiles)) == summary(find_junctions(_layout()))
+
+
+def test_a_contact_that_closes_a_loop_is_a_stray_not_a_junction():
+    def junction(i, j, ok, kind=JunctionKind.END_TO_END, gap=0.01):
+        return Junction((i, j), (0, 0), (1, 1 if ok else 2), kind, ok, (0.0, 0.0), gap)
+
+    line = [junction(0, 1, True), junction(1, 2, True), junction(2, 3, True)]
+    stray = junction(0, 3, False, JunctionKind.CORNER)
+    kept, strays = prune_loops(line + [stray])
+    assert kept == tuple(line) and strays == (stray,)
+    assert prune_loops(line) == (tuple(line), ())
+    assert prune_loops([]) == ((), ())

@@ -37,10 +37,12 @@ def board_context(match: dict[str, Any]) -> dict[str, Any]:
     cards = []
     for seat, player in enumerate(match["players"]):
         name = player["name"]
+        # points made during the round being played (All Fives) count on the board as they happen
+        shown = player["score"] + match["pending_play"].get(name, 0)
         cards.append({
-            "name": name, "score": player["score"], "colour": player_colour(seat),
-            "percent": min(100, round(100 * player["score"] / target)) if target else 0,
-            "to_go": max(0, target - player["score"]),
+            "name": name, "score": shown, "colour": player_colour(seat),
+            "percent": min(100, round(100 * shown / target)) if target else 0,
+            "to_go": max(0, target - shown),
             "last": last["scores"].get(name, 0) if last else None,
             "leader": bool(match["rounds"]) and player["score"] == top,
             "winner": match["winner"] == name,

@@ -99,3 +99,10 @@ def test_chart_draws_a_line_per_player_and_the_target():
     svg = str(race_svg({"Ann": [0, 10, 30], "Bob": [0, 25, 25], "<i>": [0, 0, 5]}, 100))
     assert svg.count("<polyline") == 3
     assert "target 100" in svg and "&lt;i&gt;" in svg and "<i>" not in svg
+
+
+def test_all_fives_points_during_play_show_on_the_board_at_once(client, new_match):
+    match_id, auth = new_match(rules="all-fives")
+    client.post(f"/api/matches/{match_id}/play-points", json={"player": "Bob", "points": 15}, headers=auth)
+    live = client.get(f"/m/{match_id}/live").get_data(as_text=True)
+    assert 'data-score="15"' in live and "+15 this round" in live

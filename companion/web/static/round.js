@@ -43,6 +43,7 @@
       typed: section.querySelector(".typed-hand"),
     };
     if (section.dataset.initial) hand.tiles = parseHand(section.dataset.initial) || [];
+    hand.out = section.dataset.edit === "yes" && !hand.tiles.length;  // an edited round's empty hand went out
     section.querySelector(".photo-input").addEventListener("change", (event) => {
       const file = event.target.files[0];
       if (file) scanFile(hand, file);
@@ -50,7 +51,7 @@
     });
     section.querySelector(".webcam-button").addEventListener("click", () => openWebcam(hand));
     section.querySelector(".add-tile").addEventListener("click", () => openTile(hand, null));
-    section.querySelector(".went-out").addEventListener("click", () => { hand.tiles = []; render(hand); });
+    section.querySelector(".went-out").addEventListener("click", () => { hand.tiles = []; hand.out = true; render(hand); });
     hand.typed.addEventListener("change", () => {
       const tiles = parseHand(hand.typed.value);
       hand.typed.classList.toggle("invalid", tiles === null);
@@ -86,7 +87,10 @@
       chip.addEventListener("click", () => openTile(hand, i));
       chips.append(chip);
     });
-    if (!hand.tiles.length) chips.append(el("span", { class: "muted empty" }, "no tiles: this player went out"));
+    if (!hand.tiles.length) {
+      chips.append(el("span", { class: "muted empty" }, hand.out ? "no tiles: this player went out"
+        : "No tiles yet: take a photo, add tiles, type them, or tap “Went out”."));
+    }
     const pips = hand.tiles.reduce((s, t) => s + t.a + t.b, 0);
     hand.section.querySelector(".hand-total").textContent = `${hand.tiles.length} tile${hand.tiles.length === 1 ? "" : "s"} · ${pips} pips`;
     if (document.activeElement !== hand.typed) {

@@ -151,9 +151,11 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
         )
     if len(tiles) > 1:
         touching = {index for junction in junctions for index in junction.tiles}
-        for index, tile in enumerate(tiles):
-            if index not in touching:
-                warnings.append(f"tile {index} ({_name(tile)}) touches no other tile; it was not checked")
+        loose = [f"{index} ({_name(tile)})" for index, tile in enumerate(tiles) if index not in touching]
+        if len(loose) == 1:
+            warnings.append(f"tile {loose[0]} touches no other tile; it was not checked")
+        elif loose:
+            warnings.append(f"tiles {', '.join(loose)} touch no other tile; they were not checked")
     return warnings
 
 

@@ -25,7 +25,10 @@ def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as pw:
         chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                      args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+                                      args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                            # a test-pattern camera, allowed without a prompt
+                                            "--use-fake-device-for-media-stream",
+                                            "--use-fake-ui-for-media-stream"])
         yield chromium
         chromium.close()
 

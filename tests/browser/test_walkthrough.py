@@ -150,3 +150,79 @@ def test_board_at_tv_and_phone_size(browser, server, shot):
         if size is TV:  # the whole board fits the TV without scrolling
             assert page.evaluate("document.documentElement.scrollHeight") <= size["height"]
         context.close()
+
+
+def _host_page(browser, server, match, viewport=LAPTOP):
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.goto(server + "/")
+    page.evaluate("([id, token]) => localStorage.setItem(`companion.host.${id}`, token)",
+                  [match["id"], match["host_token"]])
+    return context, page
+
+
+def test_board_falls_back_to_polling_when_the_stream_is_blocked(browser, server):
+    match = _api(server, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block"})
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.route("**/events", lambda route: route.abort())  # a proxy that drops event streams
+    page.goto(f"{server}/m/{match['id']}")
+    page.locator('#conn[data-state="polling"]').wait_for(timeout=10_000)
+    _api(server, "POST", f"/api/matches/{match['id']}/rounds", {"hands": {"Ann": "3-2", "Bob": ""}},
+         match["host_token"])
+    page.locator('.card[data-player="Bob"] .score[data-score="5"]').wait_for(timeout=10_000)
+    context.close()
+
+
+def test_host_corrects_an_earlier_round(browser, server):
+    match = _api(server, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block"})
+    _api(server, "POST", f"/api/matches/{match['id']}/rounds", {"hands": {"Ann": "6-4", "Bob": ""}},
+         match["host_token"])
+    context, page = _host_page(browser, server, match)
+    page.goto(f"{server}/m/{match['id']}")
+    page.locator("details.history summary").click()
+    page.locator(".round-edits a", has_text="1").click()
+    page.wait_for_url("**/round?edit=1")
+    ann = page.locator('section.hand[data-player="Ann"]')
+    assert ann.locator(".chip").first.get_attribute("data-tile") == "6-4"  # prefilled from the round
+    ann.locator(".chip").first.click()
+    page.locator('#tile-dialog .td-half[data-half="1"] button[value="5"]').click()
+    page.locator("#tile-dialog .td-ok").click()
+    page.click("#submit-round")
+    page.wait_for_url(f"**/m/{match['id']}")
+    page.locator('.card[data-player="Bob"] .score[data-score="11"]').wait_for(timeout=5_000)
+    assert "(edited)" in page.locator(".history").text_content()
+    context.close()
+
+
+def test_webcam_capture_is_scanned(browser, server):
+    match = _api(server, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block"})
+    context, page = _host_page(browser, server, match)
+    context.grant_permissions(["camera"], origin=server)
+    page.goto(f"{server}/m/{match['id']}/round")
+    ann = page.locator('section.hand[data-player="Ann"]')
+    ann.locator(".webcam-button").click()
+    ann.locator(".webcam video").wait_for(timeout=10_000)
+    page.wait_for_function("document.querySelector('.webcam video').videoWidth > 0", timeout=10_000)
+    ann.locator(".snap").click()
+    page.locator('section.hand[data-player="Ann"][data-scan="done"],'
+                 ' section.hand[data-player="Ann"][data-scan="failed"]').wait_for(timeout=60_000)
+    assert ann.locator(".webcam").is_hidden()  # the camera is released after the shot
+    assert ann.locator(".scan-text").inner_text()  # the reading (or why not) is shown
+    context.close()
+
+
+def test_viewer_cannot_score_a_round(browser, server):
+    match = _api(server, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block"})
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server}/m/{match['id']}/round")
+    assert page.locator(".not-host").is_visible()
+    page.locator('section.hand[data-player="Bob"] .went-out').click()
+    page.locator('section.hand[data-player="Ann"] .typed-hand').fill("6-4")
+    page.locator('section.hand[data-player="Ann"] .typed-hand').press("Tab")
+    page.click("#submit-round")
+    page.locator(".form-error").wait_for()
+    assert "token" in page.locator(".form-error").inner_text()
+    assert _api(server, "GET", f"/api/matches/{match['id']}")["rounds"] == []
+    context.close()

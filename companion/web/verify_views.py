@@ -117,7 +117,10 @@ def _render(**context: Any):
     from companion.rules import PRESETS
     from companion.web.api import profile_names
 
-    return render_template("verify.html", presets=list(PRESETS.values()), profiles=profile_names(), **context)
+    from companion.vision.junctions import JunctionConfig
+
+    return render_template("verify.html", presets=list(PRESETS.values()), profiles=profile_names(),
+                           doubt=JunctionConfig().doubt_confidence, **context)
 
 
 def layout_from_verdict(verdict: dict) -> list[str]:

@@ -5,7 +5,8 @@ Contract rows: ``POST /api/matches``, ``GET /api/matches/<id>``, ``POST /api/mat
 (the events stream lives in ``companion.web.events``; ``/api/verify`` in its own blueprint).
 Extras: ``GET /api/matches`` (recent matches), ``GET /api/presets`` (presets and set profiles),
 ``PUT /api/matches/<id>/rounds/<n>`` (edit a round), ``POST /api/matches/<id>/play-points``
-(All Fives: points scored during play, as they happen).
+(All Fives: points scored during play, as they happen), ``POST /api/matches/<id>/host-link`` (a
+link and QR code that hand the host key to the host's phone).
 
 Changes need ``Authorization: Bearer <host token>`` (never a cookie, so another site's form cannot
 forge one); JSON endpoints refuse other content types (415). Errors: see ``companion.web.errors``.
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request
+import segno
+from flask import Blueprint, current_app, jsonify, request, url_for
 
 from companion.store import matches, scoring
 from companion.store.errors import UnknownRulesError
 from companion.web.context import changed, get_db
 from companion.web.errors import BadRequestBody, NotAPhotoError, NotJsonError, ScanUnavailableError
+from companion.web.qr import join_url
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -123,6 +126,15 @@ def play_points(match_id: str):
     result = matches.add_play_points(get_db(), match_id, json_body())
     changed(match_id)
     return jsonify(result)
+
+
+@bp.post("/matches/<match_id>/host-link")
+def host_link(match_id: str):
+    """The board's address with the host key in its fragment (``#host=...``, which browsers never
+    send to a server), and its QR code: the host opens it on their phone to score from there."""
+    require_host(match_id)
+    url = f"{join_url(url_for('pages.board', match_id=match_id))}#host={bearer_token()}"
+    return jsonify({"url": url, "qr": segno.make(url, error="m").svg_data_uri(scale=6, border=2)})
 
 
 @bp.post("/scan")

@@ -226,3 +226,20 @@ def test_viewer_cannot_score_a_round(browser, server):
     assert "token" in page.locator(".form-error").inner_text()
     assert _api(server, "GET", f"/api/matches/{match['id']}")["rounds"] == []
     context.close()
+
+
+def test_host_link_makes_another_device_a_host(browser, server):
+    match = _api(server, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block"})
+    context, page = _host_page(browser, server, match)
+    page.goto(f"{server}/m/{match['id']}")
+    page.click("#host-phone")
+    page.locator("#host-link-dialog[open]").wait_for(timeout=5_000)
+    url = page.locator("#host-link-dialog .host-url").inner_text()
+    assert page.locator("#host-link-dialog .host-qr").is_visible()
+    phone = browser.new_context(viewport=PHONE)
+    phone_page = phone.new_page()
+    phone_page.goto(url)
+    assert phone_page.locator("#score-round").is_visible()
+    assert "#host=" not in phone_page.url  # the key leaves the address bar at once
+    phone.close()
+    context.close()

@@ -274,3 +274,13 @@ def test_presets_and_matches_lists(client, new_match):
     second, _ = new_match(("Cy", "Di"))
     listed = [m["id"] for m in client.get("/api/matches").json["matches"]]
     assert set(listed) >= {first, second}
+
+
+def test_host_link_carries_the_key_in_the_fragment_only_for_the_host(client, new_match):
+    match_id, auth = new_match()
+    token = auth["Authorization"].split()[1]
+    link = client.post(f"/api/matches/{match_id}/host-link", headers=auth)
+    assert link.status_code == 200
+    assert link.json["url"].endswith(f"/m/{match_id}#host={token}")
+    assert link.json["qr"].startswith("data:image/svg+xml")
+    assert client.post(f"/api/matches/{match_id}/host-link").status_code == 401

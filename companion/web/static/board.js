@@ -115,5 +115,19 @@
     }
   });
 
+  // Hand the host key to the host's phone: a QR code of the board with the key in the fragment.
+  const hostDialog = document.getElementById("host-link-dialog");
+  document.getElementById("host-phone").addEventListener("click", async () => {
+    try {
+      const link = await Companion.api("POST", `/api/matches/${matchId}/host-link`, undefined, { token });
+      hostDialog.querySelector(".host-qr").src = link.qr;
+      hostDialog.querySelector(".host-url").textContent = link.url;
+      hostDialog.showModal();
+    } catch (err) {
+      say(err.message);
+    }
+  });
+  hostDialog.addEventListener("close", () => { hostDialog.querySelector(".host-qr").removeAttribute("src"); });
+
   listen();
 })();

@@ -116,7 +116,7 @@ def score(label: dict, verdict: dict, tally: Tally, name: str) -> None:
         if not verdict["legal"]:
             tally.legal_called_illegal += 1
             named = all(
-                any(f"tile {i} (" in w and "in doubt" in w for w in verdict["warnings"] for i in j["tiles"])
+                any(f"tile {i + 1} (" in w and "in doubt" in w for w in verdict["warnings"] for i in j["tiles"])
                 for j in verdict["junctions"] if not j["ok"])
             if not named:
                 tally.legal_called_illegal_unwarned += 1

@@ -17,8 +17,9 @@ misread``. Tiles that touch nothing are named too, since a missed junction goes 
 two tiles that lie against each other where the line of play (a tree) cannot join them. The scan's own
 warnings (tiles cut off by the border) come first.
 
-Conventions: ``image_bgr`` is OpenCV's BGR uint8; points are xy pixels of the photo as a person sees it;
-tile indexes in warnings are the indexes of ``tiles`` (from 0), as in ``junctions[k].tiles``.
+Conventions: ``image_bgr`` is OpenCV's BGR uint8; points are xy pixels of the photo as a person sees it.
+Text for people (warnings, junction lines, the picture) numbers tiles from 1, as the scan's warnings and
+pictures do: "tile 3" is ``tiles[2]`` and "junction 2-3" is ``{"tiles": [1, 2]}`` in the JSON.
 
 This module does not judge whether a play was allowed by a rule preset (``companion.rules.disputes``
 does). It writes a file only when asked to (``annotate_to``, the CLI's ``--annotate DIR``).
@@ -101,7 +102,7 @@ def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dic
     warnings = [str(w) for w in scan.get("warnings", [])]
     warnings += layout_warnings(tiles, junctions, config)
     warnings += [
-        f"tiles {i} and {j} lie against each other ({a} to {b}) but a line of play has no loops: "
+        f"tiles {i + 1} and {j + 1} lie against each other ({a} to {b}) but a line of play has no loops: "
         "taken as not joined, not checked"
         for (i, j), (a, b) in ((stray.tiles, stray.pips) for stray in strays)
     ]
@@ -140,18 +141,18 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
             continue
         for index in junction.tiles:
             if in_doubt(tiles[index].confidence, config) or index in duplicates:
-                doubtful.setdefault(index, []).append("-".join(str(i) for i in junction.tiles))
+                doubtful.setdefault(index, []).append("-".join(str(i + 1) for i in junction.tiles))
     for index in sorted(doubtful):
-        why = (f"is read as {_name(tiles[index])} like tile {duplicates[index]}" if index in duplicates
+        why = (f"is read as {_name(tiles[index])} like tile {duplicates[index] + 1}" if index in duplicates
                else f"was read with confidence {tiles[index].confidence:.2f}")
         places = ", ".join(doubtful[index])
         warnings.append(
-            f"tile {index} ({_name(tiles[index])}) is in doubt ({why}); "
+            f"tile {index + 1} ({_name(tiles[index])}) is in doubt ({why}); "
             f"junction{'s' if len(doubtful[index]) > 1 else ''} {places} may be misread"
         )
     if len(tiles) > 1:
         touching = {index for junction in junctions for index in junction.tiles}
-        loose = [f"{index} ({_name(tile)})" for index, tile in enumerate(tiles) if index not in touching]
+        loose = [f"{index + 1} ({_name(tile)})" for index, tile in enumerate(tiles) if index not in touching]
         if len(loose) == 1:
             warnings.append(f"tile {loose[0]} touches no other tile; it was not checked")
         elif loose:
@@ -160,13 +161,13 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
 
 
 def describe_junction(verdict: dict, k: int) -> str:
-    """One line for people: ``junction 2-3: 4 against 4, matches``."""
+    """One line for people about ``verdict["junctions"][k]``, tiles numbered from 1."""
     junction = verdict["junctions"][k]
     i, j = junction["tiles"]
     a, b = junction["pips"]
     tiles = verdict["tiles"]
-    names = f"tile {i} ({_pair(tiles[i]['pips'])}) and tile {j} ({_pair(tiles[j]['pips'])})"
-    return f"junction {i}-{j}: {names} meet {a} to {b}: {'matches' if junction['ok'] else 'DOES NOT MATCH'}"
+    names = f"tile {i + 1} ({_pair(tiles[i]['pips'])}) and tile {j + 1} ({_pair(tiles[j]['pips'])})"
+    return f"junction {i + 1}-{j + 1}: {names} meet {a} to {b}: {'matches' if junction['ok'] else 'DOES NOT MATCH'}"
 
 
 def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = JunctionConfig()) -> np.ndarray:
@@ -184,7 +185,7 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
         colour = (0, 200, 255) if in_doubt(tile.confidence, config) else (255, 200, 0)
         cv2.polylines(out, [outline], True, colour, thick, cv2.LINE_AA)
         centre = tile.corners.mean(axis=0)
-        _label(out, f"{index}: {_name(tile)}", centre, 0.6 * scale, thick, font)
+        _label(out, f"#{index + 1} {_name(tile)}", centre, 0.6 * scale, thick, font)
     for stray in strays:
         point = tuple(int(round(v)) for v in stray.point)
         cv2.circle(out, point, max(3, int(0.1 * _tile_width(tiles[stray.tiles[0]]))), (160, 160, 160), -1, cv2.LINE_AA)

@@ -54,13 +54,13 @@ def test_a_tile_in_doubt_on_a_mismatch_is_named():
     verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.95, 0.95, 0.3])))
     assert verdict["legal"] is False
     assert verdict["warnings"] == [
-        "tile 2 (3-1) is in doubt (was read with confidence 0.30); junction 1-2 may be misread"]
+        "tile 3 (3-1) is in doubt (was read with confidence 0.30); junction 2-3 may be misread"]
 
 
 def test_a_tile_read_twice_is_in_doubt():
     verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1), (2, 4))))
     assert verdict["legal"] is False
-    assert any(w.startswith("tile 1 (4-2) is in doubt (is read as 4-2 like tile 3)") for w in verdict["warnings"])
+    assert any(w.startswith("tile 2 (4-2) is in doubt (is read as 4-2 like tile 4)") for w in verdict["warnings"])
 
 
 def test_a_low_confidence_tile_on_matching_junctions_raises_no_doubt():
@@ -72,7 +72,7 @@ def test_scan_warnings_come_first_and_a_loose_tile_is_named():
     loose = tile(5, 5, (300, 40), 90)
     verdict = verify_scan(scan(*line((6, 4), (4, 2)), loose, warnings=["a tile at the right border is cut off"]))
     assert verdict["warnings"] == ["a tile at the right border is cut off",
-                                   "tile 2 (5-5) touches no other tile; it was not checked"]
+                                   "tile 3 (5-5) touches no other tile; it was not checked"]
 
 
 def test_no_tiles_is_legal_and_empty():

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request, url_for
 
 from companion.store import matches, scoring
 from companion.store.errors import MatchNotFoundError
@@ -59,7 +59,8 @@ def board_context(match: dict[str, Any]) -> dict[str, Any]:
 def home():
     return render_template("home.html", matches=matches.list_matches(get_db()),
                            presets=scoring.preset_choices(), profiles=profile_names(),
-                           default_target=matches.DEFAULT_TARGET)
+                           default_target=matches.DEFAULT_TARGET,
+                           verify_url="/verify" if "verify" in current_app.blueprints else None)
 
 
 @bp.get("/m/<match_id>")

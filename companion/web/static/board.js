@@ -12,6 +12,7 @@
   let busy = false, again = false, source = null, pollTimer = null;
 
   if (token) document.body.classList.add("is-host");
+  localTimes(document);
 
   function setConn(state) {
     conn.textContent = state;
@@ -21,6 +22,14 @@
   function say(text) {
     flash.textContent = text;
     flash.hidden = !text;
+  }
+
+  // The server writes UTC times; show them in this screen's own clock.
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach((node) => {
+      const when = new Date(node.getAttribute("datetime"));
+      if (!isNaN(when)) node.textContent = when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    });
   }
 
   function scoresOf(root) {
@@ -46,6 +55,7 @@
       const before = scoresOf(current);
       const wasOpen = current.querySelector("details.history")?.open;
       if (wasOpen) fresh.querySelector("details.history").open = true;
+      localTimes(fresh);
       current.replaceWith(fresh);
       fresh.querySelectorAll(".card").forEach((card) => {
         if (before[card.dataset.player] !== card.querySelector(".score").dataset.score) card.classList.add("bump");

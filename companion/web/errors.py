@@ -2,11 +2,13 @@
 
 ``STATUS``: each ``ValueError`` subclass the app can raise, mapped to its HTTP status (the most
 specific class listed first wins). HTTP errors raised by Flask (404 route, 405, 413 upload too large)
-answer JSON too. Anything else is logged and answers 500 ``{"error": "internal error"}``: clients
+answer JSON too; a database still locked after the busy timeout answers 503 with ``Retry-After``. Anything else is logged and answers 500 ``{"error": "internal error"}``: clients
 never see a stack trace.
 """
 
 from __future__ import annotations
+
+import sqlite3
 
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
@@ -76,6 +78,15 @@ def init_app(app: Flask) -> None:
     def _http_error(exc: HTTPException):
         messages = {413: f"upload too large (at most {app.config['MAX_CONTENT_LENGTH'] // (1024 * 1024)} MB)"}
         return error_response(messages.get(exc.code, exc.description or exc.name), exc.code or 500)
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def _database(exc: sqlite3.OperationalError):
+        if "locked" in str(exc) or "busy" in str(exc):  # waited the whole busy timeout for a writer
+            response = error_response("the server is busy; try again in a moment", 503)
+            response.headers["Retry-After"] = "2"
+            return response
+        app.logger.exception("database error")
+        return error_response("internal error", 500)
 
     @app.errorhandler(Exception)
     def _internal(exc: Exception):

@@ -284,3 +284,17 @@ def test_host_link_carries_the_key_in_the_fragment_only_for_the_host(client, new
     assert link.json["url"].endswith(f"/m/{match_id}#host={token}")
     assert link.json["qr"].startswith("data:image/svg+xml")
     assert client.post(f"/api/matches/{match_id}/host-link").status_code == 401
+
+
+def test_a_database_locked_too_long_answers_503(client, new_match, monkeypatch):
+    import sqlite3
+
+    from companion.store import matches
+    match_id, auth = new_match()
+
+    def locked(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+    monkeypatch.setattr(matches, "add_round", locked)
+    response = client.post(f"/api/matches/{match_id}/rounds", json={"hands": {"Ann": "6-4", "Bob": ""}},
+                           headers=auth)
+    assert response.status_code == 503 and response.headers["Retry-After"]

@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration import load_profile  # noqa: E402
 from companion.verifier import verify_photo, verify_scan  # noqa: E402
+from companion.vision.junctions import JunctionConfig, in_doubt  # noqa: E402
 
 MATCH_RADIUS = 0.5  # a read tile matches a labelled one when their centres are this many tile widths apart
 
@@ -48,6 +49,8 @@ class Tally:
     extra: int = 0
     tiles: int = 0
     tiles_right: int = 0
+    misread_in_doubt: int = 0  # misread tiles whose confidence is below the doubt threshold
+    right_in_doubt: int = 0  # tiles read right but flagged as in doubt anyway
     errors: int = 0
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
@@ -88,8 +91,14 @@ def score(label: dict, verdict: dict, tally: Tally, name: str) -> None:
         return
     mapping = match_tiles(label["tiles"], verdict["tiles"])
     tally.tiles += len(label["tiles"])
-    tally.tiles_right += sum(
-        1 for li, ri in mapping.items() if list(label["tiles"][li]["pips"]) == list(verdict["tiles"][ri]["pips"]))
+    for li, ri in mapping.items():
+        read = verdict["tiles"][ri]
+        doubt = in_doubt(read["confidence"])
+        if list(label["tiles"][li]["pips"]) == list(read["pips"]):
+            tally.tiles_right += 1
+            tally.right_in_doubt += doubt
+        else:
+            tally.misread_in_doubt += doubt
     predicted = {tuple(j["tiles"]): j for j in verdict["junctions"]}
     labelled = set()
     for junction in label["junctions"]:
@@ -145,6 +154,10 @@ def report(tally: Tally, what: str) -> None:
           f"{tally.legal_called_illegal_unwarned} without a warning naming the tile in doubt")
     print(f"  extra junctions:             {tally.extra}")
     print(f"  tiles read right:            {_pct(tally.tiles_right, tally.tiles)}")
+    misread = tally.tiles - tally.tiles_right  # includes tiles not found
+    print(f"  in doubt (confidence < {JunctionConfig().doubt_confidence}): {tally.misread_in_doubt} misread tiles, "
+          f"{tally.right_in_doubt} of {tally.tiles_right} tiles read right "
+          f"({misread} labelled tiles not read right, found or not)")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -157,7 +157,22 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
             warnings.append(f"tile {loose[0]} touches no other tile; it was not checked")
         elif loose:
             warnings.append(f"tiles {', '.join(loose)} touch no other tile; they were not checked")
+        groups = _groups(junctions)
+        if len(groups) > 1:
+            listed = "; ".join(", ".join(str(i + 1) for i in sorted(group)) for group in groups)
+            warnings.append(f"the tiles form {len(groups)} separate lines ({listed}); a line of play is one, "
+                            "so a junction between them was probably missed and not checked")
     return warnings
+
+
+def _groups(junctions: tuple[Junction, ...]) -> list[set[int]]:
+    """The connected groups of tiles joined by junctions, largest first (loose tiles not included)."""
+    groups: list[set[int]] = []
+    for junction in junctions:
+        touching = [g for g in groups if g & set(junction.tiles)]
+        merged = set(junction.tiles).union(*touching)
+        groups = [g for g in groups if g not in touching] + [merged]
+    return sorted(groups, key=lambda g: (-len(g), min(g)))
 
 
 def describe_junction(verdict: dict, k: int) -> str:

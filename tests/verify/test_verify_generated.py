@@ -81,3 +81,4 @@ def test_the_committed_layout_photos_labels_give_their_junctions(name):
     expected = sorted((sorted(j["tiles"]), j["ok"]) for j in label["junctions"])
     assert sorted((j["tiles"], j["ok"]) for j in verdict["junctions"]) == expected
     assert verdict["legal"] == label["legal"]
+    assert verdict["warnings"] == []  # one line of play, every tile on it, every reading sure

@@ -103,3 +103,12 @@ def test_annotate_marks_good_junctions_green_and_bad_ones_red():
 def test_annotate_refuses_a_grey_image():
     with pytest.raises(VerdictError, match="BGR"):
         annotate(np.zeros((10, 10), np.uint8), verify_scan(scan()))
+
+
+def test_two_separate_lines_are_named():
+    upper = line((6, 4), (4, 2), y=60.0)
+    lower = line((5, 5), (5, 1), y=200.0)
+    verdict = verify_scan(scan(*upper, *lower))
+    assert verdict["legal"] is True
+    assert verdict["warnings"] == ["the tiles form 2 separate lines (1, 2; 3, 4); a line of play is one, "
+                                   "so a junction between them was probably missed and not checked"]

@@ -70,6 +70,10 @@ class PhotoResult:
             + (100 if self.error else 0)
 
 
+def _tally(counts: Counter) -> str:
+    return ", ".join(f"{a}-{b}" + (f" x{n}" if n > 1 else "") for (a, b), n in sorted(counts.items()))
+
+
 def _same(a, b) -> bool:
     return sorted(int(v) for v in a) == sorted(int(v) for v in b)
 
@@ -104,9 +108,9 @@ def compare(label: dict, scan: dict, name: str) -> PhotoResult:
         res.right = min(res.found, sum((want & got).values()))
         missing, extra = want - got, got - want
         if missing:
-            res.problems.append("not read: " + ", ".join(f"{a}-{b}" for a, b in sorted(missing.elements())))
+            res.problems.append("not read: " + _tally(missing))
         if extra:
-            res.problems.append("read instead: " + ", ".join(f"{a}-{b}" for a, b in sorted(extra.elements())))
+            res.problems.append("read instead: " + _tally(extra))
         return res
     taken: dict[int, int] = {}
     partial_hits = 0
@@ -290,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     if worst:
         print("\nworst photos:")
         for r in worst:
-            print(f"  {r.name}: " + "; ".join(r.problems[:6]) + (" ..." if len(r.problems) > 6 else ""))
+            text = "; ".join(r.problems[:6]) + (f" ... ({len(r.problems)} problems)" if len(r.problems) > 6 else "")
+            print(f"  {r.name}: " + (text if len(text) < 400 else text[:400] + " ..."))
     if args.out and worst:
         args.out.mkdir(parents=True, exist_ok=True)
         for r in worst:

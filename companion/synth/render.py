@@ -500,9 +500,10 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     # camera: white balance error, blur, noise, gamma-free tone curve, JPEG
     img *= (1 + rng.normal(0, 0.03, 3)).astype(np.float32)
     sigma = float(rng.choice([0.0, 0.4, 0.7, 1.0, 1.5])) * max(1.0, max(w, h) / 2000)
-    if sigma > 0:
+    sigma = min(sigma, 0.02 * tile_len_px)  # soft, but a person could still count the pips
+    if sigma > 0.2:
         img = cv2.GaussianBlur(img, (0, 0), sigma)
-    if rng.random() < 0.12:  # a little camera shake
+    if rng.random() < 0.12 and tile_len_px > 120:  # a little camera shake
         k = int(rng.integers(3, 8))
         kern = np.zeros((k, k), np.float32)
         kern[k // 2, :] = 1.0 / k
@@ -512,8 +513,9 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     # sensor noise (shot noise grows with the signal, read noise does not), then the camera's auto
     # exposure: a dim scene is brightened, and its noise with it
     noise = L["noise"] * float(rng.uniform(0.6, 1.4))
-    img = img + rng.normal(0, 1, (h, w, 1)).astype(np.float32) * noise * np.sqrt(np.clip(img, 0.02, 1)) \
-        + rng.normal(0, noise * 0.35, (h, w, 3)).astype(np.float32)
+    shot = rng.standard_normal((h, w, 1), dtype=np.float32) * np.float32(noise)
+    img = img + shot * np.sqrt(np.clip(img, 0.02, 1)) \
+        + rng.standard_normal((h, w, 3), dtype=np.float32) * np.float32(noise * 0.35)
     lum = float(np.mean(img[::7, ::7]))
     gain = float(np.clip(rng.uniform(0.40, 0.55) / max(lum, 1e-3), 0.75, 2.2))
     img *= gain

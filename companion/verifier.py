@@ -132,22 +132,25 @@ def read_tiles_of(verdict: dict) -> list[ReadTile]:
 
 
 def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: JunctionConfig) -> list[str]:
-    """Warnings about tiles in doubt on mismatched junctions, and tiles that touch no other tile."""
+    """Warnings about tiles in doubt on mismatched junctions, and tiles that the check did not reach.
+
+    A tile on a mismatched junction is in doubt when it was read with low confidence, when it was read
+    as the same tile as another one (a set holds each tile once), or when it sits on two or more
+    mismatched junctions: one wrong play breaks only the junction where it was laid, while a misread
+    tile (read the wrong way round, say) breaks all of its own.
+    """
     warnings = []
-    duplicates = _duplicates(tiles)
+    why = _doubts(tiles, junctions, config)
     doubtful: dict[int, list[str]] = {}
     for junction in junctions:
-        if junction.ok:
-            continue
-        for index in junction.tiles:
-            if in_doubt(tiles[index].confidence, config) or index in duplicates:
-                doubtful.setdefault(index, []).append("-".join(str(i + 1) for i in junction.tiles))
+        if not junction.ok:
+            for index in junction.tiles:
+                if index in why:
+                    doubtful.setdefault(index, []).append("-".join(str(i + 1) for i in junction.tiles))
     for index in sorted(doubtful):
-        why = (f"is read as {_name(tiles[index])} like tile {duplicates[index] + 1}" if index in duplicates
-               else f"was read with confidence {tiles[index].confidence:.2f}")
         places = ", ".join(doubtful[index])
         warnings.append(
-            f"tile {index + 1} ({_name(tiles[index])}) is in doubt ({why}); "
+            f"tile {index + 1} ({_name(tiles[index])}) is in doubt ({why[index]}); "
             f"junction{'s' if len(doubtful[index]) > 1 else ''} {places} may be misread"
         )
     if len(tiles) > 1:
@@ -163,6 +166,37 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
             warnings.append(f"the tiles form {len(groups)} separate lines ({listed}); a line of play is one, "
                             "so a junction between them was probably missed and not checked")
     return warnings
+
+
+def _doubts(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: JunctionConfig) -> dict[int, str]:
+    """Why each tile's reading is in doubt, for the tiles that are (index -> reason)."""
+    why: dict[int, str] = {}
+    at: dict[int, list[tuple[Junction, int]]] = {}
+    for junction in junctions:
+        for side, index in enumerate(junction.tiles):
+            at.setdefault(index, []).append((junction, side))
+    for index, meeting in at.items():
+        bad = [junction for junction, _ in meeting if not junction.ok]
+        if len(bad) < 2:
+            continue
+        a, b = tiles[index].pips
+        if len(bad) == len(meeting) and all(_matches_turned(tiles, junction, side) for junction, side in meeting):
+            why[index] = f"read as {a}-{b}, yet as {b}-{a} every junction of it would match"
+        else:
+            why[index] = f"it sits on {len(bad)} mismatched junctions; one wrong play breaks only one"
+    for index, other in _duplicates(tiles).items():
+        why[index] = f"read as {_name(tiles[index])} like tile {other + 1}"
+    for index, tile in enumerate(tiles):
+        if in_doubt(tile.confidence, config):
+            why[index] = f"read with confidence {tile.confidence:.2f}"
+    return why
+
+
+def _matches_turned(tiles: list[ReadTile], junction: Junction, side: int) -> bool:
+    """Whether ``junction`` would match if tile ``junction.tiles[side]`` had its halves the other way."""
+    index = junction.tiles[side]
+    turned = tiles[index].pips[1 - junction.halves[side]]
+    return turned == junction.pips[1 - side]
 
 
 def _groups(junctions: tuple[Junction, ...]) -> list[set[int]]:

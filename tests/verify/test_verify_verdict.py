@@ -54,13 +54,13 @@ def test_a_tile_in_doubt_on_a_mismatch_is_named():
     verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.95, 0.95, 0.3])))
     assert verdict["legal"] is False
     assert verdict["warnings"] == [
-        "tile 3 (3-1) is in doubt (was read with confidence 0.30); junction 2-3 may be misread"]
+        "tile 3 (3-1) is in doubt (read with confidence 0.30); junction 2-3 may be misread"]
 
 
 def test_a_tile_read_twice_is_in_doubt():
     verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1), (2, 4))))
     assert verdict["legal"] is False
-    assert any(w.startswith("tile 2 (4-2) is in doubt (is read as 4-2 like tile 4)") for w in verdict["warnings"])
+    assert any(w.startswith("tile 2 (4-2) is in doubt (read as 4-2 like tile 4)") for w in verdict["warnings"])
 
 
 def test_a_low_confidence_tile_on_matching_junctions_raises_no_doubt():
@@ -112,3 +112,19 @@ def test_two_separate_lines_are_named():
     assert verdict["legal"] is True
     assert verdict["warnings"] == ["the tiles form 2 separate lines (1, 2; 3, 4); a line of play is one, "
                                    "so a junction between them was probably missed and not checked"]
+
+
+def test_a_tile_read_the_wrong_way_round_is_in_doubt():
+    # 6-4, then 4-2 read as 2-4 (its ends swapped), then 2-1: both of its junctions break.
+    verdict = verify_scan(scan(*line((6, 4), (2, 4), (2, 1))))
+    assert [j["ok"] for j in verdict["junctions"]] == [False, False]
+    assert verdict["warnings"] == ["tile 2 (2-4) is in doubt (read as 2-4, yet as 4-2 every junction of it would "
+                                   "match); junctions 1-2, 2-3 may be misread"]
+
+
+def test_a_tile_on_two_mismatches_is_in_doubt_but_one_wrong_play_is_not():
+    two = verify_scan(scan(*line((6, 4), (3, 5), (2, 1))))
+    assert two["warnings"] == ["tile 2 (3-5) is in doubt (it sits on 2 mismatched junctions; one wrong play "
+                               "breaks only one); junctions 1-2, 2-3 may be misread"]
+    one = verify_scan(scan(*line((6, 4), (4, 5), (2, 1))))
+    assert one["legal"] is False and one["warnings"] == []

@@ -18,7 +18,7 @@ PLAYER_COLOURS = ("#ffb000", "#3fa9f5", "#ff5d8f", "#6fdc8c")
 WIDTH, HEIGHT = 960, 420  # the TV and laptop shape; ``narrow=True`` draws a taller one for phones
 NARROW_WIDTH, NARROW_HEIGHT = 560, 400
 PAD_LEFT, PAD_TOP, PAD_BOTTOM = 64, 28, 48
-LABEL_CHAR_PX = 14.5  # width of one character of an end label (24 px bold), to leave room for names
+LABEL_CHAR_PX = 16  # room for one character of an end label (24 px bold; wide digits), to leave room for names
 
 
 def player_colour(seat: int) -> str:
@@ -32,10 +32,32 @@ def _nice_step(span: float) -> int:
     return 10000
 
 
+def _short(name: str, narrow: bool) -> str:
+    """A name as an end label shows it: long names are cut (the cards above show them whole)."""
+    limit = 9 if narrow else 16
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _spread(wanted: Sequence[float], *, gap: float, low: float, high: float) -> list[float]:
+    """Label heights as close to ``wanted`` as possible, at least ``gap`` apart, inside [low, high]
+    (close scores stay readable). Returns them in the order given."""
+    order = sorted(range(len(wanted)), key=lambda i: wanted[i])
+    placed = [float(wanted[i]) for i in order]
+    for k in range(len(placed)):  # push down past the label above
+        placed[k] = max(placed[k], low if k == 0 else placed[k - 1] + gap)
+    for k in reversed(range(len(placed))):  # then pull back up from the bottom edge
+        placed[k] = min(placed[k], high if k == len(placed) - 1 else placed[k + 1] - gap)
+    out = [0.0] * len(wanted)
+    for k, i in enumerate(order):
+        out[i] = placed[k]
+    return out
+
+
 def race_svg(race: Mapping[str, Sequence[int]], target: int, *, narrow: bool = False) -> Markup:
     width, height = (NARROW_WIDTH, NARROW_HEIGHT) if narrow else (WIDTH, HEIGHT)
-    longest = max([len(f"{name} {totals[-1]}") for name, totals in race.items()] + [len(f"target {target}")])
-    pad_right = min(int(width * (0.46 if narrow else 0.4)), 24 + int(LABEL_CHAR_PX * longest))
+    longest = max([len(f"{_short(name, narrow)} {totals[-1]}") for name, totals in race.items()]
+                  + [len(f"target {target}")])
+    pad_right = min(int(width * (0.46 if narrow else 0.4)), 30 + int(LABEL_CHAR_PX * longest))
     rounds = max((len(v) for v in race.values()), default=1) - 1
     top = max([target] + [max(v) for v in race.values() if v])
     top = top + _nice_step(top) * 0.25
@@ -58,24 +80,18 @@ def race_svg(race: Mapping[str, Sequence[int]], target: int, *, narrow: bool = F
         parts.append(f'<text class="tick" x="{x(i):.1f}" y="{height - 14}" text-anchor="middle">{i}</text>')
     parts.append(f'<line class="target" x1="{PAD_LEFT}" x2="{PAD_LEFT + plot_w}" '
                  f'y1="{y(target):.1f}" y2="{y(target):.1f}"/>')
-    parts.append(f'<text class="target-label" x="{PAD_LEFT + plot_w + 8}" y="{y(target) + 7:.1f}">'
-                 f'target {target}</text>')
-    labels: list[tuple[float, str, str, int]] = []
+    label_x = PAD_LEFT + plot_w + 14  # every end label in one column right of the plot
+    labels: list[tuple[float, str, str]] = [(y(target), f"target {target}", "target-label")]
     for seat, (name, totals) in enumerate(race.items()):
         colour = player_colour(seat)
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(totals))
-        parts.append(f'<polyline class="line" points="{points}" stroke="{colour}"/>')
+        if rounds:
+            parts.append(f'<polyline class="line" points="{points}" stroke="{colour}"/>')
         for i, v in enumerate(totals):
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="6" fill="{colour}"/>')
-        labels.append((y(totals[-1]), name, colour, totals[-1]))
-    # end labels, nudged apart so that close scores stay readable
-    labels.sort()
-    placed: list[float] = []
-    for ly, name, colour, score in labels:
-        if placed and ly - placed[-1] < 30:
-            ly = placed[-1] + 30
-        placed.append(ly)
-        parts.append(f'<text class="end-label" x="{x(rounds) + 14:.1f}" y="{ly + 8:.1f}" fill="{colour}">'
-                     f'{escape(name)} {score}</text>')
+        labels.append((y(totals[-1]), f"{escape(_short(name, narrow))} {totals[-1]}", f'end-label" fill="{colour}'))
+    for ly, text, css in zip(_spread([ly for ly, _, _ in labels], gap=30, low=PAD_TOP, high=height - 14),
+                             [t for _, t, _ in labels], [c for _, _, c in labels]):
+        parts.append(f'<text class="{css}" x="{label_x:.1f}" y="{ly + 8:.1f}">{text}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))

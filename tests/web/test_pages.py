@@ -106,3 +106,12 @@ def test_all_fives_points_during_play_show_on_the_board_at_once(client, new_matc
     client.post(f"/api/matches/{match_id}/play-points", json={"player": "Bob", "points": 15}, headers=auth)
     live = client.get(f"/m/{match_id}/live").get_data(as_text=True)
     assert 'data-score="15"' in live and "+15 this round" in live
+
+
+def test_chart_labels_never_overlap_or_leave_the_picture():
+    from companion.web.chart import NARROW_HEIGHT, race_svg
+    svg = str(race_svg({"A": [0], "B": [0], "C": [0], "D": [0]}, 100, narrow=True))
+    ys = sorted(float(v) for v in re.findall(r'class="(?:end-label|target-label)"[^>]*y="([\d.]+)"', svg))
+    assert len(ys) == 5
+    assert all(b - a >= 30 - 1e-6 for a, b in zip(ys, ys[1:]))
+    assert ys[-1] <= NARROW_HEIGHT - 4  # the lowest baseline stays inside the picture

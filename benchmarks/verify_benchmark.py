@@ -11,7 +11,8 @@ degrees, 5 to 15 tiles, about 40 % with exactly one wrong junction), seeded so r
 - photos with the right verdict (legal or not);
 - legal photos called illegal without a warning that names a tile in doubt on a mismatched junction
   (the target is none);
-- extra junctions (contacts reported where the label has none) and tiles read right, for diagnosis.
+- extra junctions (contacts reported where the label has none), tiles found and tiles read right (both
+  halves, in the order of the corners), and how many misread tiles were flagged as in doubt, for diagnosis.
 ``--labels-only`` runs the junction geometry on the labels' own corners and pips (a perfect reader),
 which isolates the geometry from the recognizer. Photos are matched to labels by tile centres.
 """
@@ -48,6 +49,7 @@ class Tally:
     legal_called_illegal_unwarned: int = 0
     extra: int = 0
     tiles: int = 0
+    tiles_found: int = 0
     tiles_right: int = 0
     misread_in_doubt: int = 0  # misread tiles whose confidence is below the doubt threshold
     right_in_doubt: int = 0  # tiles read right but flagged as in doubt anyway
@@ -91,6 +93,7 @@ def score(label: dict, verdict: dict, tally: Tally, name: str) -> None:
         return
     mapping = match_tiles(label["tiles"], verdict["tiles"])
     tally.tiles += len(label["tiles"])
+    tally.tiles_found += len(mapping)
     for li, ri in mapping.items():
         read = verdict["tiles"][ri]
         doubt = in_doubt(read["confidence"])
@@ -153,7 +156,8 @@ def report(tally: Tally, what: str) -> None:
     print(f"  legal called illegal:        {tally.legal_called_illegal} of {tally.legal_photos} legal photos, "
           f"{tally.legal_called_illegal_unwarned} without a warning naming the tile in doubt")
     print(f"  extra junctions:             {tally.extra}")
-    print(f"  tiles read right:            {_pct(tally.tiles_right, tally.tiles)}")
+    print(f"  tiles found:                 {_pct(tally.tiles_found, tally.tiles)}")
+    print(f"  tiles read right:            {_pct(tally.tiles_right, tally.tiles)} (both halves, in corner order)")
     misread = tally.tiles - tally.tiles_right  # includes tiles not found
     print(f"  in doubt (confidence < {JunctionConfig().doubt_confidence}): {tally.misread_in_doubt} misread tiles, "
           f"{tally.right_in_doubt} of {tally.tiles_right} tiles read right "

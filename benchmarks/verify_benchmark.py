@@ -42,6 +42,7 @@ class Tally:
     photos: int = 0
     junctions: int = 0
     found: int = 0
+    both_tiles_found: int = 0  # labelled junctions whose two tiles the reader found
     verdicts_right: int = 0
     photos_right: int = 0
     legal_photos: int = 0
@@ -112,6 +113,7 @@ def score(label: dict, verdict: dict, tally: Tally, name: str) -> None:
             continue
         pair = tuple(sorted((mapping[a], mapping[b])))
         labelled.add(pair)
+        tally.both_tiles_found += 1
         if pair in predicted:
             tally.found += 1
             if predicted[pair]["ok"] == junction["ok"]:
@@ -151,6 +153,7 @@ def report(tally: Tally, what: str) -> None:
     print(f"{what}: {tally.photos} photos, {tally.seconds / max(tally.photos, 1):.2f} s per photo"
           f"{f', {tally.errors} unreadable' if tally.errors else ''}")
     print(f"  junctions found:             {_pct(tally.found, tally.junctions)}")
+    print(f"    of junctions whose 2 tiles were found: {_pct(tally.found, tally.both_tiles_found)}")
     print(f"  junction verdicts right:     {_pct(tally.verdicts_right, tally.junctions)} of labelled junctions")
     print(f"  photos with right verdict:   {_pct(tally.photos_right, tally.photos)}")
     print(f"  legal called illegal:        {tally.legal_called_illegal} of {tally.legal_photos} legal photos, "

@@ -13,9 +13,13 @@ A *junction* is a place where the short edge (an *end*) of one tile lies against
   when the crosswise tile was read as a non-double the junction cannot match, and the half reported is
   the one that differs;
 - ``CORNER``: an end against a long side away from its middle (a line that turns a corner); the touching
-  half of the long-side tile is the half the contact lies on.
+  half of the long-side tile is the half the contact lies on;
+- ``ALONGSIDE``: a double's long side against another tile's long side, mostly along one of its halves
+  (a double laid crosswise to the new direction right where the line turns a corner).
 
-Tiles lying side by side along their long edges never form a junction: only an end can touch.
+Otherwise tiles lying side by side along their long edges never form a junction: in a line of play only
+an end touches, or a double's side. Each end touches at most one tile, each pair meets at most once,
+and a contact that would close a loop is a stray (``prune_loops``), since a line of play is a tree.
 
 Conventions: points are ``xy`` pixels of the photo; each tile is anything with ``pips`` (two ints) and
 ``corners`` (4 x 2, xy, in order around the face, ``corners[0]``-``corners[1]`` being the short edge at

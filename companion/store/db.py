@@ -23,7 +23,12 @@ from pathlib import Path
 from typing import Iterator
 
 BUSY_TIMEOUT_MS = 10_000
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+
+# Changes to a database made by an older version, applied in order: MIGRATIONS[k] takes version k+1 to k+2.
+MIGRATIONS: tuple[str, ...] = (
+    "ALTER TABLE matches ADD COLUMN next_match TEXT",  # 1 -> 2: the rematch that followed
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -35,6 +40,7 @@ CREATE TABLE IF NOT EXISTS matches (
     players         TEXT NOT NULL,            -- JSON list of names, in seating order
     host_token_hash TEXT NOT NULL,            -- sha256 hex of the host token (the token itself is never stored)
     pending_play    TEXT NOT NULL DEFAULT '{}', -- JSON {name: points} scored so far in the current round
+    next_match      TEXT,                     -- the rematch that followed this match, if any
     version         INTEGER NOT NULL DEFAULT 1 -- bumped by every change (event streams watch it)
 );
 CREATE TABLE IF NOT EXISTS rounds (
@@ -99,8 +105,13 @@ def connect(path: str | Path) -> sqlite3.Connection:
     conn.execute("PRAGMA foreign_keys = ON")
     if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
         with write(conn):  # several servers may start at once: the schema is created exactly once
-            for statement in _statements(_SCHEMA):
-                conn.execute(statement)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0:
+                for statement in _statements(_SCHEMA):
+                    conn.execute(statement)
+            else:
+                for statement in MIGRATIONS[version - 1:]:
+                    conn.execute(statement)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
     return conn
 

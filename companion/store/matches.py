@@ -2,7 +2,7 @@
 
 Entry points (each takes an open connection from ``companion.store.db.connect``):
 ``create_match``, ``get_match``, ``list_matches``, ``check_host``, ``add_round``, ``edit_round``,
-``undo_round``, ``add_play_points``, ``match_version``.
+``undo_round``, ``add_play_points``, ``rematch``, ``match_version``.
 
 Every change is one ``BEGIN IMMEDIATE`` transaction (``db.write``) that also appends to the history
 table and bumps the match's ``version`` (event streams watch it). Rounds are stored as entered and
@@ -171,6 +171,7 @@ def _view(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
         "race": tally.race, "pending_play": json.loads(row["pending_play"]),
         "in_play": scoring.scores_during_play(row["rules"]),
         "version": row["version"], "created_at": row["created_at"], "history": history,
+        "next_match": row["next_match"],
     }
 
 
@@ -238,20 +239,27 @@ def create_match(conn: sqlite3.Connection, body: Any, *, profile_check=None) -> 
         profile = profile_check(profile)
     elif profile != DEFAULT_PROFILE:
         raise MatchInputError(f"unknown set profile: {profile!r}")
-    token = secrets.token_urlsafe(24)
     with write(conn):
-        while True:
-            match_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
-            if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
-                break
-        conn.execute(
-            "INSERT INTO matches (id, created_at, rules, profile, target, players, host_token_hash)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (match_id, _now(), rules, profile, target, json.dumps(players), _hash_token(token)))
-        _log(conn, match_id, "created", None,
-             {"summary": f"match created: {', '.join(players)}; {rules} to {target}"})
+        match_id, token = _insert_match(conn, players, rules, target, profile)
         match = _view(conn, _match_row(conn, match_id))
     return match, token
+
+
+def _insert_match(conn: sqlite3.Connection, players: list[str], rules: str, target: int,
+                  profile: str) -> tuple[str, str]:
+    """Insert a checked match inside the caller's transaction; returns its id and host token."""
+    token = secrets.token_urlsafe(24)
+    while True:
+        match_id = "".join(secrets.choice(_ID_ALPHABET) for _ in range(8))
+        if conn.execute("SELECT 1 FROM matches WHERE id = ?", (match_id,)).fetchone() is None:
+            break
+    conn.execute(
+        "INSERT INTO matches (id, created_at, rules, profile, target, players, host_token_hash)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (match_id, _now(), rules, profile, target, json.dumps(players), _hash_token(token)))
+    _log(conn, match_id, "created", None,
+         {"summary": f"match created: {', '.join(players)}; {rules} to {target}"})
+    return match_id, token
 
 
 def _standings(view: Mapping[str, Any]) -> dict[str, Any]:
@@ -374,3 +382,20 @@ def add_play_points(conn: sqlite3.Connection, match_id: str, body: Any) -> dict[
              {"summary": f"{player} {points:+d} during play", "player": player, "points": points})
         view = _view(conn, _match_row(conn, match_id))
     return view
+
+
+def rematch(conn: sqlite3.Connection, match_id: str) -> tuple[dict[str, Any], str]:
+    """Start the next match of the evening: same players, rules, target and set, scores at zero.
+
+    The finished match points to it (``next_match``), so boards still showing it can follow.
+    Returns ``(new match, its host token)``; a match that already has a rematch is a conflict."""
+    with write(conn):  # one transaction: two hosts tapping at once cannot start two rematches
+        row = _match_row(conn, match_id)
+        if row["next_match"]:
+            raise MatchConflictError(f"match {match_id!r} already has a rematch: {row['next_match']!r}")
+        new_id, token = _insert_match(conn, json.loads(row["players"]), row["rules"], row["target"],
+                                      row["profile"])
+        conn.execute("UPDATE matches SET next_match = ? WHERE id = ?", (new_id, match_id))
+        _log(conn, match_id, "rematch", None, {"summary": f"rematch started: {new_id}", "next_match": new_id})
+        match = _view(conn, _match_row(conn, new_id))
+    return match, token

@@ -5,8 +5,9 @@ Contract rows: ``POST /api/matches``, ``GET /api/matches/<id>``, ``POST /api/mat
 (the events stream lives in ``companion.web.events``; ``/api/verify`` in its own blueprint).
 Extras: ``GET /api/matches`` (recent matches), ``GET /api/presets`` (presets and set profiles),
 ``PUT /api/matches/<id>/rounds/<n>`` (edit a round), ``POST /api/matches/<id>/play-points``
-(All Fives: points scored during play, as they happen), ``POST /api/matches/<id>/host-link`` (a
-link and QR code that hand the host key to the host's phone).
+(All Fives: points scored during play, as they happen), ``POST /api/matches/<id>/rematch`` (the
+next match, same players; boards follow), ``POST /api/matches/<id>/host-link`` (a link and QR code
+that hand the host key to the host's phone).
 
 Changes need ``Authorization: Bearer <host token>`` (never a cookie, so another site's form cannot
 forge one); JSON endpoints refuse other content types (415). Errors: see ``companion.web.errors``.
@@ -126,6 +127,15 @@ def play_points(match_id: str):
     result = matches.add_play_points(get_db(), match_id, json_body())
     changed(match_id)
     return jsonify(result)
+
+
+@bp.post("/matches/<match_id>/rematch")
+def rematch(match_id: str):
+    """The next match of the evening with the same players and rules; boards on this one follow."""
+    require_host(match_id)
+    match, token = matches.rematch(get_db(), match_id)
+    changed(match_id)
+    return jsonify({"id": match["id"], "host_token": token, **match}), 201
 
 
 @bp.post("/matches/<match_id>/host-link")

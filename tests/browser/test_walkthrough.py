@@ -243,3 +243,24 @@ def test_host_link_makes_another_device_a_host(browser, server):
     assert "#host=" not in phone_page.url  # the key leaves the address bar at once
     phone.close()
     context.close()
+
+
+def test_rematch_moves_every_board_to_the_next_match(browser, server):
+    match = _api(server, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block", "target": 10})
+    _api(server, "POST", f"/api/matches/{match['id']}/rounds", {"hands": {"Ann": "6-5", "Bob": ""}},
+         match["host_token"])
+    tv_context = browser.new_context(viewport=TV)
+    tv = tv_context.new_page()
+    tv.goto(f"{server}/m/{match['id']}")
+    assert "Bob wins the match" in tv.locator(".winner-banner").inner_text()
+    assert not tv.locator(".rematch").is_visible()  # only the host can start the next match
+    context, page = _host_page(browser, server, match)
+    page.goto(f"{server}/m/{match['id']}")
+    page.click(".rematch")
+    page.wait_for_url(lambda url: match["id"] not in url)
+    new_id = page.url.rsplit("/", 1)[1]
+    assert page.locator("#score-round").is_visible()  # the host holds the new match's key
+    tv.wait_for_url(f"**/m/{new_id}", timeout=15_000)  # the TV followed by itself
+    assert _score(tv, "Bob") == 0
+    context.close()
+    tv_context.close()

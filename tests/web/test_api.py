@@ -298,3 +298,22 @@ def test_a_database_locked_too_long_answers_503(client, new_match, monkeypatch):
     response = client.post(f"/api/matches/{match_id}/rounds", json={"hands": {"Ann": "6-4", "Bob": ""}},
                            headers=auth)
     assert response.status_code == 503 and response.headers["Retry-After"]
+
+
+def test_rematch_starts_the_next_match_and_the_old_one_points_to_it(client, new_match):
+    match_id, auth = new_match(("Ann", "Bob", "Cy"), target=5)
+    client.post(f"/api/matches/{match_id}/rounds", json={"hands": {"Ann": "6-4", "Bob": "", "Cy": "1-0"}},
+                headers=auth)
+    assert client.post(f"/api/matches/{match_id}/rematch").status_code == 401
+    response = client.post(f"/api/matches/{match_id}/rematch", headers=auth)
+    assert response.status_code == 201
+    new = response.json
+    assert new["id"] != match_id and new["host_token"] and new["target"] == 5
+    assert [p["name"] for p in new["players"]] == ["Ann", "Bob", "Cy"] and new["rounds"] == []
+    assert client.get(f"/api/matches/{match_id}").json["next_match"] == new["id"]
+    assert client.post(f"/api/matches/{match_id}/rematch", headers=auth).status_code == 409
+    new_auth = {"Authorization": f"Bearer {new['host_token']}"}
+    assert client.post(f"/api/matches/{new['id']}/rounds", json={"hands": {"Ann": "", "Bob": "1-1", "Cy": "2-0"}},
+                       headers=auth).status_code == 403  # each match has its own key
+    assert client.post(f"/api/matches/{new['id']}/rounds", json={"hands": {"Ann": "", "Bob": "1-1", "Cy": "2-0"}},
+                       headers=new_auth).status_code == 201

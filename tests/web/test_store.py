@@ -123,3 +123,20 @@ def test_a_committed_round_is_on_disk_for_a_new_connection(path):
     other = sqlite3.connect(path)
     assert other.execute("SELECT COUNT(*) FROM rounds").fetchone()[0] == 1
     other.close()
+
+
+def test_a_version_1_database_is_migrated(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE matches (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, rules TEXT NOT NULL,"
+        " profile TEXT NOT NULL, target INTEGER NOT NULL, players TEXT NOT NULL,"
+        " host_token_hash TEXT NOT NULL, pending_play TEXT NOT NULL DEFAULT '{}',"
+        " version INTEGER NOT NULL DEFAULT 1);"
+        "INSERT INTO matches VALUES ('abc', '2026-01-01T00:00:00Z', 'block', 'giant-wood', 100,"
+        " '[\"Ann\", \"Bob\"]', 'x', '{}', 1);"
+        "PRAGMA user_version = 1;")
+    old.close()
+    conn = db.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
+    assert conn.execute("SELECT next_match FROM matches WHERE id = 'abc'").fetchone()[0] is None

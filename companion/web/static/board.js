@@ -60,6 +60,7 @@
       fresh.querySelectorAll(".card").forEach((card) => {
         if (before[card.dataset.player] !== card.querySelector(".score").dataset.score) card.classList.add("bump");
       });
+      followNext();
     } finally {
       busy = false;
       if (again) { again = false; refresh(); }
@@ -139,5 +140,23 @@
   });
   hostDialog.addEventListener("close", () => { hostDialog.querySelector(".host-qr").removeAttribute("src"); });
 
+  // The next match of the evening: the host starts it here; every board on this match follows.
+  board.addEventListener("click", async (event) => {
+    if (!event.target.closest(".rematch")) return;
+    try {
+      const next = await Companion.api("POST", `/api/matches/${matchId}/rematch`, undefined, { token });
+      Companion.saveToken(next.id, next.host_token);
+      location.href = `/m/${next.id}`;
+    } catch (err) {
+      say(err.message);
+    }
+  });
+
+  function followNext() {
+    const next = document.getElementById("live").dataset.next;
+    if (next) setTimeout(() => { location.href = next; }, 4000);
+  }
+
+  followNext();
   listen();
 })();

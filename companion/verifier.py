@@ -11,9 +11,9 @@ Entry points:
   tile's outline and reading, and each junction marked green (halves match) or red (they do not).
 
 The verdict: ``legal`` is true when every junction matches. A mismatch may be a wrong play or a misread
-tile; a warning names every tile in doubt (read with low confidence, or read as a tile already seen in the
-photo) that sits on a mismatched junction, e.g. ``tile 3 (5-2) is in doubt; junction 2-3 may be
-misread``. Tiles that touch nothing are named too, since a missed junction goes unchecked, and so are
+tile; a warning names every tile in doubt (read with low confidence, read as a tile already seen in the
+photo, or sitting on two or more mismatched junctions) that sits on a mismatched junction, e.g. ``tile 3
+(5-2) is in doubt (read with confidence 0.41); junction 2-3 may be misread``. Tiles that touch nothing are named too, since a missed junction goes unchecked, and so are
 two tiles that lie against each other where the line of play (a tree) cannot join them. The scan's own
 warnings (tiles cut off by the border) come first.
 
@@ -23,6 +23,10 @@ pictures do: "tile 3" is ``tiles[2]`` and "junction 2-3" is ``{"tiles": [1, 2]}`
 
 This module does not judge whether a play was allowed by a rule preset (``companion.rules.disputes``
 does). It writes a file only when asked to (``annotate_to``, the CLI's ``--annotate DIR``).
+
+Raises ``VerdictError`` (a ``ValueError``) for a scan object without well-formed tiles, and ``OSError``
+when the annotated picture cannot be written. A photo that cannot be read is not raised: it becomes the
+``{"file", "error"}`` object, as in ``companion scan``.
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ def page_with_photo():
         data, name = _uploaded_photo()
         profile = _profile()
         image = load_photo(data)
-    except (PhotoError, BadRequestBody, NotAPhotoError) as exc:
+    except ValueError as exc:  # a bad photo (422), no photo or an unknown profile (400): said on the page
         return _render(photo_error=str(exc)), 422 if isinstance(exc, (PhotoError, NotAPhotoError)) else 400
     verdict = verify_image(image, profile=profile, file=name)
     picture = annotate(image, verdict)

@@ -59,11 +59,14 @@ def test_the_page_shows_the_annotated_photo_and_the_verdict(client, layout_jpeg)
     assert "Tiles read" in page
 
 
-def test_the_page_explains_an_unreadable_photo(client):
+def test_the_page_explains_an_unreadable_photo_or_an_unknown_set(client, layout_jpeg):
     response = client.post("/verify", data={"photo": (io.BytesIO(b"\x00" * 50), "x.jpg")},
                            content_type="multipart/form-data")
     assert response.status_code == 422
     assert 'class="form-error"' in response.get_data(as_text=True)
+    unknown = client.post("/verify", data={"photo": (io.BytesIO(layout_jpeg[0]), "t.jpg"), "profile": "marble"},
+                          content_type="multipart/form-data")
+    assert unknown.status_code == 400 and "marble" in unknown.get_data(as_text=True)
 
 
 def test_placements_parse_from_text_and_refuse_nonsense():

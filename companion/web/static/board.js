@@ -157,6 +157,17 @@
     if (next) setTimeout(() => { location.href = next; }, 4000);
   }
 
+  // Full screen for the TV (where the browser allows it).
+  const full = document.getElementById("fullscreen");
+  if (document.fullscreenEnabled) {
+    full.hidden = false;
+    full.addEventListener("click", () => {
+      if (document.fullscreenElement) document.exitFullscreen();
+      else document.documentElement.requestFullscreen().catch(() => {});
+    });
+    document.addEventListener("fullscreenchange", () => { full.hidden = Boolean(document.fullscreenElement); });
+  }
+
   followNext();
   listen();
 })();

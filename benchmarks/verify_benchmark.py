@@ -13,8 +13,8 @@ degrees, 5 to 15 tiles, about 40 % with exactly one wrong junction), seeded so r
   (the target is none);
 - extra junctions (contacts reported where the label has none), tiles found and tiles read right (both
   halves, in the order of the corners), and how many misread tiles were flagged as in doubt, for diagnosis.
-``--labels-only`` runs the junction geometry on the labels' own corners and pips (a perfect reader),
-which isolates the geometry from the recognizer. Photos are matched to labels by tile centres.
+Each photo is also checked from its label's own corners and pips (a perfect reader), which isolates the
+junction geometry from the recognizer; ``--labels-only`` does only that. Photos are matched to labels by tile centres.
 """
 
 from __future__ import annotations
@@ -176,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--show", type=int, default=15, help="print up to this many failures")
     args = ap.parse_args(argv)
 
-    tally = Tally()
+    perfect, real = Tally(), Tally()
     if args.dir:
         cases = []
         for path in sorted(args.dir.glob("*.json")):
@@ -192,16 +192,22 @@ def main(argv: list[str] | None = None) -> int:
             data, label = render_photo(label_or_seed, kind="layout", name=f"{name}.jpg")
         else:
             label, data = label_or_seed, path
-        t1 = time.perf_counter()
-        if args.labels_only:
-            verdict = verify_scan(perfect_reading(label))
-        else:
+        t0 = time.perf_counter()
+        verdict = verify_scan(perfect_reading(label))
+        perfect.seconds += time.perf_counter() - t0
+        score(label, verdict, perfect, name)
+        if not args.labels_only:
+            t0 = time.perf_counter()
             verdict = verify_photo(data, profile=load_profile(label.get("profile")), name=f"{name}.jpg")
-        tally.seconds += time.perf_counter() - t1
-        score(label, verdict, tally, name)
-    report(tally, "labels only (perfect reader)" if args.labels_only else "companion verify")
-    for line in tally.failures[: args.show]:
+            real.seconds += time.perf_counter() - t0
+            score(label, verdict, real, name)
+    report(perfect, "labels only (a perfect reader: the junction geometry alone)")
+    for line in perfect.failures[: args.show]:
         print("  -", line)
+    if not args.labels_only:
+        report(real, "companion verify (recognizer and geometry)")
+        for line in real.failures[: args.show]:
+            print("  -", line)
     return 0
 
 

@@ -113,12 +113,24 @@ def _pip_centres(value: int, half: int, width_px: int, style: SetStyle, rng: np.
     return out
 
 
+def _worn(mask: np.ndarray, style: SetStyle, rng: np.random.Generator, radius: float) -> np.ndarray:
+    """The mask with patches of paint worn away (chips about a third of a pip across)."""
+    if style.wear <= 0 or radius < 2:
+        return mask
+    h, w = mask.shape
+    cells = max(2, int(w / max(radius * 0.7, 1)))
+    noise = smooth_noise(rng, h, w, max(2, int(h / max(radius * 0.7, 1))), cells)
+    return mask * (1.0 - style.wear * np.clip(noise, 0.0, 1.0))
+
+
 def _draw_pips(img: np.ndarray, centres: list[tuple[float, float]], style: SetStyle, rng: np.random.Generator, width_px: int) -> None:
     h, w = img.shape[:2]
     radius = style.pip_radius * width_px * float(rng.uniform(0.95, 1.05))
     color = np.asarray(style.pip_color, np.float32)
+    if not centres:
+        return
     if style.pip_kind == "painted":
-        m = _disc_mask(h, w, centres, radius, 0.6)
+        m = _worn(_disc_mask(h, w, centres, radius, 0.6), style, rng, radius)
         img[:] = img * (1 - m[..., None]) + color * m[..., None]
         # a faint sheen on the paint
         sheen = _disc_mask(h, w, [(x - radius * 0.3, y - radius * 0.3) for x, y in centres], radius * 0.35, radius * 0.4)
@@ -127,7 +139,7 @@ def _draw_pips(img: np.ndarray, centres: list[tuple[float, float]], style: SetSt
         halo = _disc_mask(h, w, centres, radius * 1.25, radius * 0.35)
         scorch = np.asarray((0.10, 0.18, 0.28), np.float32)
         img[:] = img * (1 - 0.45 * halo[..., None]) + scorch * (0.45 * halo[..., None])
-        m = _disc_mask(h, w, centres, radius * 0.95, radius * 0.25)
+        m = _worn(_disc_mask(h, w, centres, radius * 0.95, radius * 0.25), style, rng, radius)
         img[:] = img * (1 - m[..., None]) + color * m[..., None]
     else:  # drilled: a recess filled with colour, an inner shadow on one side and a lit rim on the other
         ang = float(rng.uniform(0, 2 * np.pi))

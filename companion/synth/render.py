@@ -226,9 +226,11 @@ def _visible_ground(cam: Camera, rng: np.random.Generator, n: int) -> np.ndarray
 
 def _debris(rng: np.random.Generator, img: np.ndarray, cam: Camera, ground: str, tiles: list[Placed]) -> None:
     """Leaves, pebbles, clover and crumbs on the ground: dark and round things that are not pips."""
-    counts = {"grass": (0, 30), "deck": (0, 12), "concrete": (0, 40), "blanket": (0, 6), "table": (0, 5)}
-    lo, hi = counts[ground]
-    n = int(rng.integers(lo, hi + 1))
+    density = {"grass": 0.12, "deck": 0.04, "concrete": 0.15, "blanket": 0.02, "table": 0.01}  # per square unit
+    w, h = cam.size
+    corners = np.array([[0, 0, 1], [w, 0, 1], [w, h, 1], [0, h, 1]], float) @ np.linalg.inv(cam.plane_homography(0.0)).T
+    area = abs(cv2.contourArea((corners[:, :2] / corners[:, 2:3]).astype(np.float32)))
+    n = min(60, int(rng.poisson(density[ground] * float(rng.uniform(0.2, 1.5)) * area)))
     if n == 0:
         return
     canvas = np.zeros(img.shape, np.uint8)
@@ -238,8 +240,8 @@ def _debris(rng: np.random.Generator, img: np.ndarray, cam: Camera, ground: str,
         u, v = cam.project(np.array([[x, y, 0.0]]))[0]
         what = rng.random()
         if ground in ("grass", "deck") and what < 0.6:  # a leaf
-            size = float(rng.uniform(0.12, 0.45)) * scale
-            col = rng.choice([(0.15, 0.45, 0.35), (0.1, 0.35, 0.55), (0.08, 0.22, 0.35), (0.2, 0.5, 0.6)])
+            size = float(rng.uniform(0.06, 0.22)) * scale
+            col = rng.choice([(0.15, 0.40, 0.35), (0.12, 0.30, 0.42), (0.10, 0.20, 0.30), (0.2, 0.42, 0.48)])
             axes = (max(1, int(size)), max(1, int(size * rng.uniform(0.3, 0.5))))
         else:  # a pebble, a clod, a crumb or a bottle cap
             size = float(rng.uniform(0.03, 0.12)) * scale
@@ -250,6 +252,40 @@ def _debris(rng: np.random.Generator, img: np.ndarray, cam: Camera, ground: str,
         cv2.ellipse(canvas, (int(u), int(v)), axes, ang, 0, 360, c, -1, cv2.LINE_AA)
         cv2.ellipse(alpha, (int(u), int(v)), axes, ang, 0, 360, 255, -1, cv2.LINE_AA)
     _composite(img, canvas, alpha)
+
+
+def _score_card(rng: np.random.Generator, img: np.ndarray, cam: Camera, tiles: list[Placed]) -> bool:
+    """A paper score card lying near the game: ruled lines, names and numbers, a rectangle that is no tile."""
+    cw, ch = float(rng.uniform(1.0, 1.6)), float(rng.uniform(1.5, 2.3))  # in tile widths
+    for x, y in _visible_ground(cam, rng, 30):
+        card = Placed((0, 0), float(x), float(y), float(rng.uniform(0, math.pi)))
+        c, s_ = math.cos(card.angle), math.sin(card.angle)
+        reach = math.hypot(cw, ch) / 2 + 1.3
+        if all(math.hypot(t.cx - x, t.cy - y) > reach for t in tiles):
+            break
+    else:
+        return False
+    px = int(np.clip(_ground_scale(cam, x, y) * cw * 1.2, 40, 900))
+    py = int(px * ch / cw)
+    paper = np.full((py, px, 3), float(rng.uniform(0.85, 0.97)), np.float32)
+    paper *= (1 + rng.normal(0, 0.01, (py, px, 1))).astype(np.float32)
+    canvas = (paper * 255).astype(np.uint8)
+    step = max(4, py // 14)
+    for yline in range(step * 2, py, step):
+        cv2.line(canvas, (0, yline), (px, yline), (200, 170, 150), max(1, px // 300))
+    font = cv2.FONT_HERSHEY_SCRIPT_SIMPLEX
+    ink = (int(rng.integers(60, 140)), 40, 30)
+    for k, yline in enumerate(range(step * 2, py - step, step)):
+        text = str(int(rng.integers(0, 120))) if k else "ANN  BOB"
+        cv2.putText(canvas, text, (px // 10 + int(rng.integers(0, px // 6)), yline - step // 5), font,
+                    step / 36, ink, max(1, step // 12), cv2.LINE_AA)
+    tex = canvas.astype(np.float32) / 255.0
+    # texture (u, v) -> ground: the card's centre, rotated; then the ground homography
+    ax, ay = np.array([c, s_]) * cw / px, np.array([s_, -c]) * ch / py  # keeps the writing unmirrored
+    org = np.array([x, y]) - ax * px / 2 - ay * py / 2
+    A = np.array([[ax[0], ay[0], org[0]], [ax[1], ay[1], org[1]], [0, 0, 1.0]])
+    _warp_into(img, None, tex, cam.plane_homography(0.0) @ A)
+    return True
 
 
 def _grass_tufts(rng: np.random.Generator, img: np.ndarray, cam: Camera, tiles: list[Placed], thick: float) -> None:
@@ -398,6 +434,7 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     img = render_ground(rng, ground, np.linalg.inv(Hg), (w, h))
 
     _debris(rng, img, cam, ground, [t for t, _, _ in keep])
+    card = rng.random() < 0.12 and _score_card(rng, img, cam, layout.tiles)
 
     # shadows and contact darkening, painted in ground coordinates through the homography
     shadow = np.zeros((h, w), np.float32)
@@ -481,10 +518,10 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
         d = 1.0 / (1.0 + np.exp(-d * float(rng.uniform(2.5, 5.0))))
         d = cv2.resize(d, (w, h), interpolation=cv2.INTER_LINEAR)
         illum *= (1 - L["dapple"] * (1 - d))
-    if "vignette" in L:
-        yy, xx = np.ogrid[0:h, 0:w]
-        r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
-        illum *= (1 - L["vignette"] * np.clip(r2 / 2, 0, 1)).astype(np.float32)
+    vignette = L.get("vignette", float(rng.uniform(0.0, 0.15)))  # lens shading, strong under a lamp
+    yy, xx = np.ogrid[0:h, 0:w]
+    r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
+    illum *= (1 - vignette * np.clip(r2 / 2, 0, 1)).astype(np.float32)
     img *= illum[..., None] * np.asarray(L["tint"], np.float32)
 
     # glare on varnished tops
@@ -528,7 +565,7 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     if not ok:  # pragma: no cover - OpenCV always encodes a valid uint8 image
         raise RuntimeError("JPEG encoding failed")
 
-    tags = set(layout.tags) | {ground, light, kind}
+    tags = set(layout.tags) | {ground, light, kind} | ({"score-card"} if card else set())
     if tilt_deg >= 20:
         tags.add("tilted")
     if any(t["partial"] for t in labels_tiles):

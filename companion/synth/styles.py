@@ -48,6 +48,7 @@ class SetStyle:
     thickness: float  # tile height in tile widths
     bevel: float  # rounded edge width in tile widths
     gloss: float  # 0 matte .. 1 varnished (glare strength)
+    wear: float = 0.0  # 0 new .. 0.5 paint worn off in patches (pips keep at least half their contrast)
 
 
 def _jitter(rng: np.random.Generator, color: tuple[float, float, float], amount: float) -> tuple[float, float, float]:
@@ -80,6 +81,7 @@ def pick_style(rng: np.random.Generator, name: str | None = None) -> SetStyle:
         bevel=float(rng.uniform(0.01, 0.04)),
         gloss=float(rng.uniform(0.1, 0.8)),
         logo_accent=_jitter(rng, (0.15, 0.2, 0.75), 0.2),  # a red accent
+        wear=float(rng.uniform(0.1, 0.5)) if rng.random() < 0.35 else 0.0,
     )
     if name == "pine-black":
         return SetStyle(name=label, wood_light=_jitter(rng, (0.62, 0.80, 0.90), 0.06),

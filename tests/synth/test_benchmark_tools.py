@@ -1,0 +1,80 @@
+"""The benchmark scripts' logic: matching detections to labels, and writing labelled photos."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def bench():
+    pytest.importorskip("companion.scanner")
+    return _load("scan_benchmark")
+
+
+SQUARE = [[0, 0], [0, 50], [100, 50], [100, 0]]
+OTHER = [[200, 0], [200, 50], [300, 50], [300, 0]]
+CUT = [[-40, 100], [-40, 150], [60, 150], [60, 100]]
+
+
+def _det(pips, corners):
+    return {"pips": pips, "corners": corners, "confidence": 0.9}
+
+
+def test_a_perfect_scan_is_hand_exact(bench):
+    label = {"tiles": [{"pips": [6, 4], "corners": SQUARE, "partial": False},
+                       {"pips": [0, 0], "corners": OTHER, "partial": False}]}
+    scan = {"tiles": [_det([4, 6], SQUARE), _det([0, 0], OTHER)]}
+    r = bench.compare(label, scan, "x")
+    assert (r.labelled, r.detected, r.found, r.right) == (2, 2, 2, 2) and r.exact
+    assert r.ends_checked == 1 and r.ends_right == 0  # 4-6 read with its ends swapped
+
+
+def test_misses_extras_misreads_and_partial_tiles(bench):
+    label = {"tiles": [{"pips": [6, 4], "corners": SQUARE, "partial": False},
+                       {"pips": [2, 1], "corners": OTHER, "partial": False},
+                       {"pips": [3, 3], "corners": CUT, "partial": True}]}
+    scan = {"tiles": [_det([6, 5], SQUARE), _det([1, 1], [[10, 110], [10, 140], [50, 140], [50, 110]]),
+                      _det([5, 5], [[500, 500], [500, 550], [600, 550], [600, 500]])]}
+    r = bench.compare(label, scan, "x")
+    assert r.labelled == 2  # the cut tile is left out of recall
+    assert r.detected == 2  # ...and a detection of it is not counted
+    assert (r.found, r.right) == (1, 0) and not r.exact
+    text = " ".join(r.problems)
+    assert "missed 2-1" in text and "read 6-4 as 6-5" in text and "extra 5-5" in text
+
+
+def test_labels_without_positions_compare_as_multisets(bench):
+    label = {"tiles": [{"pips": [12, 3]}, {"pips": [0, 5]}, {"pips": [1, 1]}]}
+    scan = {"tiles": [_det([3, 12], SQUARE), _det([5, 0], OTHER), _det([2, 1], CUT), _det([4, 4], CUT)]}
+    r = bench.compare(label, scan, "x")
+    assert (r.labelled, r.detected, r.found, r.right) == (3, 4, 3, 2)
+
+
+def test_an_unreadable_photo_counts_as_all_missed(bench):
+    r = bench.compare({"tiles": [{"pips": [1, 2], "corners": SQUARE}]}, {"file": "a", "error": "nope"}, "a")
+    assert r.error and r.labelled == 1 and r.found == 0 and not r.exact
+
+
+def test_make_photos_writes_images_with_labels(tmp_path):
+    make = _load("make_photos")
+    assert make.main([str(tmp_path), "--count", "2", "--seed-start", "5", "--size", "320x240"]) == 0
+    labels = sorted(tmp_path.glob("*.json"))
+    assert [p.stem for p in labels] == ["synth-000005", "synth-000006"]
+    for p in labels:
+        label = json.loads(p.read_text())
+        assert (tmp_path / label["file"]).is_file() and (label["width"], label["height"]) == (320, 240)

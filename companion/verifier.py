@@ -12,7 +12,8 @@ Entry points:
 
 The verdict: ``legal`` is true when every junction matches. A mismatch may be a wrong play or a misread
 tile; a warning names every tile in doubt (read with low confidence, read as a tile already seen in the
-photo, or sitting on two or more mismatched junctions) that sits on a mismatched junction, e.g. ``tile 3
+photo, overlapping another tile, or sitting on two or more mismatched junctions) that sits on a
+mismatched junction, e.g. ``tile 3
 (5-2) is in doubt (read with confidence 0.41); junction 2-3 may be misread``. Tiles that touch nothing are named too, since a missed junction goes unchecked, and so are
 two tiles that lie against each other where the line of play (a tree) cannot join them. The scan's own
 warnings (tiles cut off by the border) come first.
@@ -139,9 +140,10 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
     """Warnings about tiles in doubt on mismatched junctions, and tiles that the check did not reach.
 
     A tile on a mismatched junction is in doubt when it was read with low confidence, when it was read
-    as the same tile as another one (a set holds each tile once), or when it sits on two or more
-    mismatched junctions: one wrong play breaks only the junction where it was laid, while a misread
-    tile (read the wrong way round, say) breaks all of its own.
+    as the same tile as another one (a set holds each tile once), when its outline overlaps another's
+    (tiles never lie on top of each other: a "tile" found across the seam of two touching tiles does),
+    or when it sits on two or more mismatched junctions: one wrong play breaks only the junction where it
+    was laid, while a misread tile (read the wrong way round, say) breaks all of its own.
     """
     warnings = []
     why = _doubts(tiles, junctions, config)
@@ -188,12 +190,32 @@ def _doubts(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: Junc
             why[index] = f"read as {a}-{b}, yet as {b}-{a} every junction of it would match"
         else:
             why[index] = f"it sits on {len(bad)} mismatched junctions; one wrong play breaks only one"
+    for index, other in _overlaps(tiles, config).items():
+        why[index] = f"its outline overlaps tile {other + 1}'s, so one of them is misplaced"
     for index, other in _duplicates(tiles).items():
         why[index] = f"read as {_name(tiles[index])} like tile {other + 1}"
     for index, tile in enumerate(tiles):
         if in_doubt(tile.confidence, config):
             why[index] = f"read with confidence {tile.confidence:.2f}"
     return why
+
+
+def _overlaps(tiles: list[ReadTile], config: JunctionConfig) -> dict[int, int]:
+    """Tiles whose outlines overlap another's by more than ``config.max_overlap``: index -> the other."""
+    quads = [tile.corners.astype(np.float32) for tile in tiles]
+    areas = [abs(cv2.contourArea(quad)) for quad in quads]
+    found: dict[int, int] = {}
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            if min(areas[i], areas[j]) <= 0:
+                continue
+            if not cv2.isContourConvex(quads[i]) or not cv2.isContourConvex(quads[j]):
+                continue
+            shared, _ = cv2.intersectConvexConvex(quads[i], quads[j])
+            if shared > config.max_overlap * min(areas[i], areas[j]):
+                found.setdefault(i, j)
+                found.setdefault(j, i)
+    return found
 
 
 def _matches_turned(tiles: list[ReadTile], junction: Junction, side: int) -> bool:

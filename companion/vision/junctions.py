@@ -80,6 +80,8 @@ class JunctionConfig:
     middle is crosswise (a double's middle); further out it is a corner turn on one half.
     ``doubt_confidence``: a tile read with a confidence below this is "in doubt" (named in a warning
     when it sits on a junction that does not match).
+    ``max_overlap``: two outlines that overlap by more than this fraction of the smaller one cannot
+    both be right (tiles lie side by side, never on top of each other): both are in doubt.
     """
 
     max_gap: float = 0.6
@@ -87,6 +89,7 @@ class JunctionConfig:
     min_overlap: float = 0.6
     crosswise_band: float = 0.15
     doubt_confidence: float = 0.6
+    max_overlap: float = 0.15
 
     def __post_init__(self) -> None:
         checks = {
@@ -95,6 +98,7 @@ class JunctionConfig:
             "min_overlap": 0 < self.min_overlap <= 1,
             "crosswise_band": 0 <= self.crosswise_band < 0.25,
             "doubt_confidence": 0 <= self.doubt_confidence <= 1,
+            "max_overlap": 0 < self.max_overlap < 1,
         }
         for name, good in checks.items():
             if not good:

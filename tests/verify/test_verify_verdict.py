@@ -128,3 +128,12 @@ def test_a_tile_on_two_mismatches_is_in_doubt_but_one_wrong_play_is_not():
                                "breaks only one); junctions 1-2, 2-3 may be misread"]
     one = verify_scan(scan(*line((6, 4), (4, 5), (2, 1))))
     assert one["legal"] is False and one["warnings"] == []
+
+
+def test_a_tile_overlapping_another_is_in_doubt():
+    # Tile 2 meets tile 1 wrongly, but its outline half covers tile 3's: one of the two is misplaced.
+    first, second = line((6, 4), (3, 2))
+    third = tile(5, 1, (60 + 2 * W + 2, 150.0 + W / 2), 0)
+    verdict = verify_scan(scan(first, second, third))
+    assert verdict["junctions"] == [{"tiles": [0, 1], "pips": [4, 3], "ok": False}]
+    assert verdict["warnings"][0].startswith("tile 2 (3-2) is in doubt (its outline overlaps tile 3's")

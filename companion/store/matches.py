@@ -165,7 +165,8 @@ def _view(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
                               (row["id"],))
     ]
     return {
-        "id": row["id"], "rules": row["rules"], "profile": row["profile"], "target": row["target"],
+        "id": row["id"], "rules": row["rules"], "game": scoring.preset_game(row["rules"]),
+        "profile": row["profile"], "target": row["target"],
         "players": [{"name": name, "score": tally.scores[name]} for name in players],
         "rounds": rounds, "winner": tally.winner,
         "race": tally.race, "pending_play": json.loads(row["pending_play"]),

@@ -60,6 +60,11 @@ def check_preset(name: str, players: int) -> tuple[str, int | None]:
     return preset.name, preset.target
 
 
+def preset_game(name: str) -> str:
+    """The game's name as its manual gives it (``"All Fives (Fundex)"``), for page titles."""
+    return _rules.find_preset(name).game
+
+
 def scores_during_play(name: str) -> bool:
     """True for presets (All Fives) whose players score while the round is played."""
     return _rules.find_preset(name).in_play_fives

@@ -1,6 +1,7 @@
 """The bridge between stored rounds and ``companion.rules``: score one round, add up a match.
 
-Entry points: ``preset_choices()``, ``check_preset(name, players)``, ``scores_during_play(name)``,
+Entry points: ``preset_choices()``, ``check_preset(name, players)``, ``preset_game(name)``,
+``scores_during_play(name)``,
 ``score_entry(rules, players, entry)`` (one round: the ``companion score`` object with ``scores``)
 and ``tally(players, target, results)`` (the running race and the winner).
 

@@ -63,3 +63,19 @@ def test_scan_refuses_uploads_over_the_limit_with_413(app, client):
     response = client.post("/api/scan", data={"photo": (io.BytesIO(b"\xff" * 5000), "big.jpg")},
                            content_type="multipart/form-data")
     assert response.status_code == 413 and "too large" in response.json["error"]
+
+
+def test_photos_beyond_the_reading_slots_wait_then_get_503(app, client, photo):
+    app.config["SCAN_WAIT_S"] = 0.05
+    gate = app.extensions["companion.scan_gate"]
+    taken = 0
+    while gate.acquire(blocking=False):  # every slot busy reading someone else's photo
+        taken += 1
+    try:
+        response = client.post("/api/scan", data={"photo": (io.BytesIO(photo[0]), "a.jpg")},
+                               content_type="multipart/form-data")
+        assert response.status_code == 503 and "busy" in response.json["error"]
+    finally:
+        for _ in range(taken):
+            gate.release()
+    assert taken == app.config["SCAN_CONCURRENCY"]

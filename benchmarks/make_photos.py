@@ -6,13 +6,15 @@
 
 Without ``--kind`` the kinds rotate (hand, touching, crowd, layout, full-set, hand, ...). Photos are
 numbered by seed, so the same command writes the same files. ``--sample`` writes the fixed list that is
-committed in ``sample_images/`` (about a dozen photos, a few MB).
+committed in ``sample_images/`` (about a dozen photos, a few MB). ``--exif 0.1`` (the default) stores a
+tenth of the photos turned with an EXIF orientation tag, as phones do; labels stay upright.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -20,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.synth import KINDS, STYLE_NAMES, render_photo  # noqa: E402
+from companion.synth.exif import with_orientation  # noqa: E402
 
 ROTATION = ("hand", "touching", "crowd", "hand", "layout", "hand", "full-set", "touching")
 
@@ -39,7 +42,8 @@ SAMPLE: tuple[tuple[str, int, dict], ...] = (
     ("fullset-pine-black", 111, dict(kind="full-set", style="pine-black", size=(3024, 4032), tilt_deg=8.0, ground="concrete", light="overcast")),
     ("fullset-dark-light", 112, dict(kind="full-set", style="dark-light", size=(2048, 1536), tilt_deg=15.0, ground="blanket", light="sun")),
     ("fullset-ivory-black", 113, dict(kind="full-set", style="ivory-black", size=(1600, 1200), tilt_deg=5.0, ground="table", light="shade")),
-    ("hand-pine-black", 114, dict(kind="hand", style="pine-black", size=(1440, 1080), tilt_deg=35.0, ground="grass", light="dappled")),
+    ("hand-pine-black-exif6", 114, dict(kind="hand", style="pine-black", size=(1440, 1080), tilt_deg=35.0, ground="grass",
+                                        light="dappled", orientation=6)),
 )
 
 
@@ -51,11 +55,23 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def write_photo(out: Path, name: str, seed: int, quality: int | None = None, **kwargs) -> dict:
+def write_photo(out: Path, name: str, seed: int, quality: int | None = None, orientation: int = 1,
+                **kwargs) -> dict:
+    """Render and write NAME.jpg and NAME.json; ``orientation`` != 1 stores the pixels turned, with an
+    EXIF tag (the label stays upright, as a person sees the photo)."""
     data, label = render_photo(seed, name=f"{name}.jpg", jpeg_quality=quality, **kwargs)
+    if orientation != 1:
+        data = with_orientation(data, orientation, quality=quality or 92)
+        label["exif_orientation"] = orientation
     (out / f"{name}.jpg").write_bytes(data)
     (out / f"{name}.json").write_text(json.dumps(label, indent=1) + "\n")
     return label
+
+
+def orientation_for(seed: int, fraction: float) -> int:
+    """A seeded choice: 1 (upright) for most photos, 6, 8 or 3 for ``fraction`` of them."""
+    rng = random.Random(seed * 7919 + 17)
+    return rng.choice((6, 8, 3)) if rng.random() < fraction else 1
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--style", choices=STYLE_NAMES)
     ap.add_argument("--size", type=_size)
     ap.add_argument("--quality", type=int, default=None, help="JPEG quality (default: random 62..95)")
+    ap.add_argument("--exif", type=float, default=0.1,
+                    help="fraction of photos stored turned with an EXIF orientation tag (default 0.1)")
     ap.add_argument("--sample", action="store_true", help="write the committed sample set")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -82,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
             seed = args.seed_start + i
             kind = kinds[i % len(kinds)]
             write_photo(args.out, f"synth-{seed:06d}", seed, quality=args.quality, kind=kind, style=args.style,
-                        size=args.size)
+                        size=args.size, orientation=orientation_for(seed, args.exif))
         n = args.count
     dt = time.perf_counter() - t0
     print(f"wrote {n} photos to {args.out} in {dt:.1f} s ({1000 * dt / max(n, 1):.0f} ms per photo)")

@@ -7,7 +7,8 @@ For each dataset it prints tile recall, tile precision, value accuracy (both hal
 order), hand-exact rate (every tile of the photo found and read right, nothing extra), ends-right (the
 detected ``corners[0]-[1]`` sits at the labelled ``pips[0]`` end, for tiles read right), milliseconds per
 photo for ``scan_photo`` on the file and, beside it, the milliseconds merely to decode the same file
-(``load_photo``). Then the worst photos, with what went wrong; ``--out DIR`` writes them annotated
+(``load_photo``). A tenth of the fresh photos (``--exif``) are stored turned with an EXIF orientation
+tag, as phones do. Then the worst photos, with what went wrong; ``--out DIR`` writes them annotated
 (labels in green, misses in red, detections in blue with their reading).
 
 Matching: a detection matches a labelled tile when its centre lies inside the labelled face (or, for a
@@ -223,13 +224,20 @@ def bench_folder(folder: Path, profile) -> list[PhotoResult]:
     return results
 
 
-def bench_fresh(count: int, seed_start: int, profile) -> dict[str, list[PhotoResult]]:
+def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1) -> dict[str, list[PhotoResult]]:
     from companion.synth import render_photo
+    from companion.synth.exif import with_orientation
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from make_photos import orientation_for
     by_kind: dict[str, list[PhotoResult]] = {}
     for i in range(count):
         seed = seed_start + i
         kind = ROTATION[i % len(ROTATION)]
         data, label = render_photo(seed, kind=kind, name=f"synth-{seed}.jpg")
+        orientation = orientation_for(seed, exif)
+        if orientation != 1:  # stored turned, as phones do: the scanner must turn it back
+            data = with_orientation(data, orientation)
         r = run_one(data, label, label["file"], profile)
         r.path = data  # type: ignore[attr-defined]
         r.label = label  # type: ignore[attr-defined]
@@ -257,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fresh", type=int, default=300, help="fresh synthetic photos (0: none)")
     ap.add_argument("--seed-start", type=int, default=50000)
+    ap.add_argument("--exif", type=float, default=0.1, help="fraction of fresh photos stored turned with EXIF")
     ap.add_argument("--samples", type=Path, default=ROOT / "sample_images")
     ap.add_argument("--no-samples", action="store_true")
     ap.add_argument("--real", type=Path, default=ROOT / ".." / "shared" / "real-photos")
@@ -274,7 +283,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(summarize("sample_images", res))
         everything += res
     if args.fresh > 0:
-        by_kind = bench_fresh(args.fresh, args.seed_start, profile)
+        by_kind = bench_fresh(args.fresh, args.seed_start, profile, args.exif)
         fresh = [r for rs in by_kind.values() for r in rs]
         rows.append(summarize(f"fresh {args.fresh} (seeds {args.seed_start}+)", fresh))
         for kind, rs in sorted(by_kind.items()):

@@ -161,3 +161,24 @@ def test_layout_tiles_never_overlap():
         for i, a in enumerate(lay.tiles):
             for b in lay.tiles[:i]:
                 assert not _overlap(footprint(a, -0.03), footprint(b, -0.03))
+
+
+@pytest.mark.parametrize("orientation", [3, 6, 8])
+def test_exif_orientation_shows_the_same_upright_photo(orientation):
+    import io
+
+    from PIL import Image, ImageOps
+
+    from companion.synth.exif import with_orientation
+
+    data, label = render_photo(9, size=(320, 240), jpeg_quality=95)
+    turned = with_orientation(data, orientation)
+    with Image.open(io.BytesIO(turned)) as img:
+        stored = img.size
+        upright = np.asarray(ImageOps.exif_transpose(img).convert("L"), np.float32)
+    assert stored == ((240, 320) if orientation in (6, 8) else (320, 240))
+    original = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_GRAYSCALE).astype(np.float32)
+    assert upright.shape == original.shape
+    assert np.abs(upright - original).mean() < 3.0  # the same picture, only re-encoded
+    with pytest.raises(ValueError, match="5"):
+        with_orientation(data, 5)

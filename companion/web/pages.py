@@ -20,7 +20,7 @@ from companion.store.errors import MatchNotFoundError
 from companion.web.api import profile_names
 from companion.web.chart import player_colour, race_svg
 from companion.web.context import get_db
-from companion.web.qr import join_url, qr_svg
+from companion.web.qr import join_url, qr_svg, reachable_from_phones
 
 bp = Blueprint("pages", __name__)
 
@@ -70,7 +70,8 @@ def board(match_id: str):
     except MatchNotFoundError:
         return _not_found(match_id)
     url = join_url(url_for("pages.board", match_id=match_id))
-    return render_template("board.html", join=url, qr=qr_svg(url), **board_context(match))
+    return render_template("board.html", join=url, qr=qr_svg(url), phones_can_join=reachable_from_phones(url),
+                           **board_context(match))
 
 
 @bp.get("/m/<match_id>/live")

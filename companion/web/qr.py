@@ -3,12 +3,13 @@
 Entry points: ``join_url(path)``: the page's URL as phones must reach it. When the page was opened
 on the server itself (``localhost``), the host part becomes the server's LAN address (``LAN_HOST``,
 set by ``companion serve`` when it listens on every interface), so the code works for phones.
-``qr_svg(url)``: the code as SVG markup.
+``qr_svg(url)``: the code as SVG markup; ``reachable_from_phones(url)``: False for a localhost URL.
 """
 
 from __future__ import annotations
 
 import ipaddress
+from urllib.parse import urlsplit
 
 import segno
 from flask import current_app, request
@@ -35,6 +36,12 @@ def join_url(path: str) -> str:
     if lan and _is_loopback(name):
         host = f"{lan}:{port}" if port else lan
     return f"{request.scheme}://{host}{path}"
+
+
+def reachable_from_phones(url: str) -> bool:
+    """False when ``url`` names this computer only (localhost): phones cannot open it."""
+    host = urlsplit(url).hostname or ""
+    return not _is_loopback(host)
 
 
 def qr_svg(url: str) -> Markup:

@@ -115,3 +115,11 @@ def test_chart_labels_never_overlap_or_leave_the_picture():
     assert len(ys) == 5
     assert all(b - a >= 30 - 1e-6 for a, b in zip(ys, ys[1:]))
     assert ys[-1] <= NARROW_HEIGHT - 4  # the lowest baseline stays inside the picture
+
+
+def test_board_warns_when_phones_cannot_reach_the_join_address(app, client, new_match):
+    match_id, _ = new_match()
+    local = client.get(f"/m/{match_id}", base_url="http://127.0.0.1:5000").get_data(as_text=True)
+    assert "--host 0.0.0.0" in local
+    lan = client.get(f"/m/{match_id}", base_url="http://192.168.1.20:5000").get_data(as_text=True)
+    assert "--host 0.0.0.0" not in lan

@@ -12,8 +12,10 @@ ones (streams send a keepalive well inside it).
 
 from __future__ import annotations
 
+import signal
 import socket
 import sys
+import threading
 from pathlib import Path
 
 from flask import Flask
@@ -36,6 +38,10 @@ def lan_address() -> str | None:
     finally:
         probe.close()
     return None if address.startswith("127.") else address
+
+
+def _stop(_signum, _frame) -> None:
+    raise KeyboardInterrupt
 
 
 def make_server(app: Flask, host: str, port: int):
@@ -65,6 +71,8 @@ def serve(host: str, port: int, db: str | None) -> int:
         print("  only this computer can open it; for phones, run: companion serve --host 0.0.0.0", flush=True)
     print(f"  data: {db_path}", flush=True)
     print("  stop with Ctrl-C", flush=True)
+    if threading.current_thread() is threading.main_thread():  # a service manager's stop = Ctrl-C
+        signal.signal(signal.SIGTERM, _stop)
     try:
         server.run()
     except KeyboardInterrupt:

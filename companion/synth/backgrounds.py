@@ -70,7 +70,8 @@ def _deck(rng: np.random.Generator) -> tuple[np.ndarray, float]:
         y0, y1 = int(b * board_w * ppu), int((b + 1) * board_w * ppu)
         img[y0:y1] = wood(rng, y1 - y0, w, style, tone=float(rng.uniform(0.8, 1.15)), rings=board_w * 2.5)
         img[y0:y0 + gap] *= 0.25
-        img[y0:y1, 0:gap] *= 0.3  # the board's end (the texture repeats there)
+        img[y0:y1, 0:gap] *= 0.3  # the board's end (the texture repeats there)...
+        img[y0:y1] = np.roll(img[y0:y1], int(rng.integers(0, w)), axis=1)  # ...staggered board to board
         for _ in range(int(rng.integers(0, 2))):  # board ends
             x = int(rng.uniform(0, w))
             img[y0:y1, x:x + gap] *= 0.3

@@ -309,7 +309,7 @@ def make_layout(rng: np.random.Generator, kind: str, *, count: int | None = None
     if kind not in KINDS:
         raise UnknownKindError(f"unknown kind: {kind!r} (known: {', '.join(KINDS)})")
     if kind == "hand":
-        n = count or int(rng.choice([1, 2, 3, 4, 5, 5, 6, 6, 7, 7, 8, 9, 10]))
+        n = count or int(rng.choice([1, 2, 3, 4, 5, 5, 6, 6, 7, 7, 8, 9, 10, 11, 12, 13, 14]))
         return _hand(rng, n, touching=0.2)
     if kind == "touching":
         n = count or int(rng.integers(3, 13))

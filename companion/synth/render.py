@@ -28,7 +28,7 @@ import numpy as np
 from companion.synth.backgrounds import GROUNDS, render_ground
 from companion.synth.faces import face_texture, side_texture, smooth_noise
 from companion.synth.layouts import Layout, Placed, footprint, make_layout
-from companion.synth.styles import SetStyle, pick_style
+from companion.synth.styles import pick_style
 
 LIGHTS = ("sun", "shade", "dappled", "dim-warm", "overcast")
 
@@ -421,10 +421,6 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     cam, keep = _frame(rng, layout, (w, h), tilt, thick, kind, allow_partial)
     if not any(not partial for _, _, partial in keep):  # nothing whole in the picture: frame it loosely
         cam, keep = _frame(rng, layout, (w, h), tilt, thick, kind, False)
-    if layout.junctions is not None:
-        kept_ids = list(range(len(layout.tiles)))
-    else:
-        kept_ids = None
 
     L = _light(rng, light)
     ldir = np.array([math.cos(L["az"]) * math.cos(L["el"]), math.sin(L["az"]) * math.cos(L["el"]), math.sin(L["el"])])
@@ -581,7 +577,7 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     }
     if style == "ivory-black":
         label["profile"] = "ivory"
-    if layout.junctions is not None and kept_ids is not None:
+    if layout.junctions is not None:  # every tile of a line of play is kept, in order: indexes agree
         label["junctions"] = [{"tiles": [j.tiles[0], j.tiles[1]], "pips": [j.pips[0], j.pips[1]], "ok": j.ok}
                               for j in layout.junctions]
         label["legal"] = all(j.ok for j in layout.junctions)

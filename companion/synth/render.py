@@ -514,6 +514,26 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
         d = 1.0 / (1.0 + np.exp(-d * float(rng.uniform(2.5, 5.0))))
         d = cv2.resize(d, (w, h), interpolation=cv2.INTER_LINEAR)
         illum *= (1 - L["dapple"] * (1 - d))
+    photographer = light == "sun" and rng.random() < 0.3
+    if photographer:  # the photographer's own shadow reaching in from one side of the frame
+        sw, sh_ = max(8, w // 8), max(8, h // 8)
+        m = np.zeros((sh_, sw), np.float32)
+        side = int(rng.integers(0, 4))
+        reach = float(rng.uniform(0.25, 0.6))
+        along = float(rng.uniform(0.2, 0.8))
+        body_w = float(rng.uniform(0.12, 0.22)) * min(sw, sh_)
+        if side in (0, 1):  # from the bottom or top edge
+            x = along * sw
+            y_edge, y_tip = (sh_, sh_ * (1 - reach)) if side == 0 else (0, sh_ * reach)
+            cv2.ellipse(m, (int(x), int((y_edge + y_tip) / 2)), (int(body_w), int(abs(y_edge - y_tip) / 2)), 0, 0, 360, 1.0, -1)
+            cv2.circle(m, (int(x), int(y_tip)), int(body_w * 0.55), 1.0, -1)
+        else:  # from the left or right edge
+            y = along * sh_
+            x_edge, x_tip = (0, sw * reach) if side == 2 else (sw, sw * (1 - reach))
+            cv2.ellipse(m, (int((x_edge + x_tip) / 2), int(y)), (int(abs(x_edge - x_tip) / 2), int(body_w)), 0, 0, 360, 1.0, -1)
+            cv2.circle(m, (int(x_tip), int(y)), int(body_w * 0.55), 1.0, -1)
+        m = cv2.GaussianBlur(m, (0, 0), max(1.0, 0.01 * max(sw, sh_)))
+        illum *= 1 - float(rng.uniform(0.35, 0.5)) * cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR)
     vignette = L.get("vignette", float(rng.uniform(0.0, 0.15)))  # lens shading, strong under a lamp
     yy, xx = np.ogrid[0:h, 0:w]
     r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
@@ -561,7 +581,8 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     if not ok:  # pragma: no cover - OpenCV always encodes a valid uint8 image
         raise RuntimeError("JPEG encoding failed")
 
-    tags = set(layout.tags) | {ground, light, kind} | ({"score-card"} if card else set())
+    tags = set(layout.tags) | {ground, light, kind} | ({"score-card"} if card else set()) \
+        | ({"own-shadow"} if photographer else set())
     if tilt_deg >= 20:
         tags.add("tilted")
     if any(t["partial"] for t in labels_tiles):

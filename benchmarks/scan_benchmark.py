@@ -1,7 +1,7 @@
 """Measure the scanner on labelled photos: the committed samples, fresh synthetic photos and real photos.
 
     nice .venv/bin/python benchmarks/scan_benchmark.py [--fresh 300] [--seed-start 50000] [--no-samples]
-                                                       [--no-real] [--worst 10] [--out DIR]
+                                                       [--no-real] [--by-tag] [--worst 10] [--out DIR]
 
 For each dataset it prints tile recall, tile precision, value accuracy (both halves right, in either
 order), hand-exact rate (every tile of the photo found and read right, nothing extra), ends-right (the
@@ -271,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--real", type=Path, default=ROOT / ".." / "shared" / "real-photos")
     ap.add_argument("--no-real", action="store_true")
     ap.add_argument("--profile", default=None, help="profile for the synthetic photos (default giant-wood)")
+    ap.add_argument("--by-tag", action="store_true", help="also break the fresh photos down by label tag")
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--out", type=Path, default=None, help="write the worst photos annotated into this folder")
     args = ap.parse_args(argv)
@@ -288,6 +289,10 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(summarize(f"fresh {args.fresh} (seeds {args.seed_start}+)", fresh))
         for kind, rs in sorted(by_kind.items()):
             rows.append(summarize(f"  of which {kind}", rs))
+        if args.by_tag:
+            tags = sorted({t for r in fresh for t in r.label["tags"]} - set(by_kind))  # type: ignore[attr-defined]
+            for tag in tags:
+                rows.append(summarize(f"  tagged {tag}", [r for r in fresh if tag in r.label["tags"]]))  # type: ignore[attr-defined]
         everything += fresh
     if not args.no_real:
         if (args.real / "labels.json").is_file():

@@ -46,6 +46,7 @@ from companion.vision import read_tiles  # noqa: E402
 from companion.vision.junctions import (  # noqa: E402
     Junction,
     JunctionConfig,
+    JunctionKind,
     find_junctions,
     in_doubt,
     prune_loops,
@@ -142,8 +143,9 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
     A tile on a mismatched junction is in doubt when it was read with low confidence, when it was read
     as the same tile as another one (a set holds each tile once), when its outline overlaps another's
     (tiles never lie on top of each other: a "tile" found across the seam of two touching tiles does),
-    or when it sits on two or more mismatched junctions: one wrong play breaks only the junction where it
-    was laid, while a misread tile (read the wrong way round, say) breaks all of its own.
+    when it sits on two or more mismatched junctions (one wrong play breaks only the junction where it
+    was laid, while a misread tile breaks all of its own), or when read the other way round every
+    junction of it would match (its ends may have been read the wrong way round).
     """
     warnings = []
     why = _doubts(tiles, junctions, config)
@@ -183,12 +185,12 @@ def _doubts(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: Junc
             at.setdefault(index, []).append((junction, side))
     for index, meeting in at.items():
         bad = [junction for junction, _ in meeting if not junction.ok]
-        if len(bad) < 2:
-            continue
         a, b = tiles[index].pips
-        if len(bad) == len(meeting) and all(_matches_turned(tiles, junction, side) for junction, side in meeting):
+        if bad and len(bad) == len(meeting) and all(_matches_turned(tiles, j, side) for j, side in meeting):
+            # Reading a tile's ends the wrong way round is a known misread; a tile laid the wrong way round
+            # is a wrong play. The photo tells them apart, so the warning asks the player to look.
             why[index] = f"read as {a}-{b}, yet as {b}-{a} every junction of it would match"
-        else:
+        elif len(bad) >= 2:
             why[index] = f"it sits on {len(bad)} mismatched junctions; one wrong play breaks only one"
     for index, other in _overlaps(tiles, config).items():
         why[index] = f"its outline overlaps tile {other + 1}'s, so one of them is misplaced"
@@ -221,6 +223,8 @@ def _overlaps(tiles: list[ReadTile], config: JunctionConfig) -> dict[int, int]:
 def _matches_turned(tiles: list[ReadTile], junction: Junction, side: int) -> bool:
     """Whether ``junction`` would match if tile ``junction.tiles[side]`` had its halves the other way."""
     index = junction.tiles[side]
+    if junction.kind is JunctionKind.CROSSWISE and not junction.by_end[side]:
+        return False  # a crosswise tile touches with both halves: turning it changes nothing
     turned = tiles[index].pips[1 - junction.halves[side]]
     return turned == junction.pips[1 - side]
 

@@ -117,7 +117,8 @@ class Junction:
     ``tiles``: indexes into the input, lower first. ``halves``: which half of each tile touches (0 is
     the ``pips[0]`` half); for a crosswise tile the half reported is the one that disagrees, if any.
     ``pips``: the touching halves' values, in the order of ``tiles``. ``point``: the contact, xy pixels.
-    ``gap``: how far apart they lie, in tile half-lengths (lower is a surer junction).
+    ``gap``: how far apart they lie, in tile half-lengths (lower is a surer junction). ``by_end``:
+    whether each tile touches with one of its ends (rather than with a long side).
     """
 
     tiles: tuple[int, int]
@@ -127,6 +128,7 @@ class Junction:
     ok: bool
     point: tuple[float, float] = field(compare=False)
     gap: float = field(compare=False, default=0.0)
+    by_end: tuple[bool, bool] = field(compare=False, default=(True, True))
 
     def to_dict(self) -> dict:
         """The contract's junction object: ``{"tiles": [i, j], "pips": [a, b], "ok": bool}``."""
@@ -353,8 +355,9 @@ def _junction(contact: _Contact, pips: list[tuple[int, int]], config: JunctionCo
         half_j = 0 if contact.along < 0.5 else 1
         ok = pips[j][half_j] == value_i
     value_j = pips[j][half_j]
+    end_i, end_j = contact.edge_i in (0, 2), contact.edge in (0, 2)
     if i < j:
-        tiles, halves, values = (i, j), (half_i, half_j), (value_i, value_j)
+        tiles, halves, values, by_end = (i, j), (half_i, half_j), (value_i, value_j), (end_i, end_j)
     else:
-        tiles, halves, values = (j, i), (half_j, half_i), (value_j, value_i)
-    return Junction(tiles, halves, values, kind, ok, contact.point, contact.gap)
+        tiles, halves, values, by_end = (j, i), (half_j, half_i), (value_j, value_i), (end_j, end_i)
+    return Junction(tiles, halves, values, kind, ok, contact.point, contact.gap, by_end)

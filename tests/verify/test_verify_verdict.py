@@ -137,3 +137,18 @@ def test_a_tile_overlapping_another_is_in_doubt():
     verdict = verify_scan(scan(first, second, third))
     assert verdict["junctions"] == [{"tiles": [0, 1], "pips": [4, 3], "ok": False}]
     assert verdict["warnings"][0].startswith("tile 2 (3-2) is in doubt (its outline overlaps tile 3's")
+
+
+def test_a_leaf_tile_that_would_match_the_other_way_round_is_in_doubt():
+    verdict = verify_scan(scan(*line((6, 4), (2, 4))))
+    assert verdict["legal"] is False
+    assert verdict["warnings"] == ["tile 2 (2-4) is in doubt (read as 2-4, yet as 4-2 every junction of it would "
+                                   "match); junction 1-2 may be misread"]
+
+
+def test_a_crosswise_non_double_is_not_taken_for_a_turned_tile():
+    end = tile(6, 4, (60, 150), 0)
+    crosswise = tile(4, 3, (60 + 1.5 * W + 2, 150), 90)
+    verdict = verify_scan(scan(end, crosswise))
+    assert verdict["junctions"] == [{"tiles": [0, 1], "pips": [4, 3], "ok": False}]
+    assert verdict["warnings"] == []

@@ -3,7 +3,8 @@
 Entry point: ``render_scene(seed, *, kind="hand", style=None, size=None, ...)`` returns ``(image_bgr,
 label)``: a uint8 BGR photo (already through JPEG compression) and its label dict in the shared label
 format (file, width, height, profile, style, tags, tilt_deg, tiles with pips/corners/partial, pip_total,
-and for lines of play junctions and legal).
+and for lines of play junctions and legal), plus how it was made (seed, kind, ground, light, jpeg_quality,
+and ``set``: the set's colours, pip kind and proportions).
 
 How: the tiles are boxes (2 x 1 x thickness, in tile widths) on the ground plane z = 0; a pinhole camera
 tilted 0 to 50 degrees from straight down looks at them. Tops never hide behind anything (nothing rises
@@ -20,6 +21,7 @@ Raises ``UnknownKindError``, ``UnknownStyleError``, ``UnknownGroundError`` (all 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -28,7 +30,7 @@ import numpy as np
 from companion.synth.backgrounds import GROUNDS, render_ground
 from companion.synth.faces import face_texture, side_texture, smooth_noise
 from companion.synth.layouts import Layout, Placed, footprint, make_layout
-from companion.synth.styles import pick_style
+from companion.synth.styles import SetStyle, pick_style
 
 LIGHTS = ("sun", "shade", "dappled", "dim-warm", "overcast")
 
@@ -339,6 +341,21 @@ def _light(rng: np.random.Generator, name: str) -> dict:
                 soft=0.15, el=el, az=az, ambient=0.55, noise=0.022, vignette=float(rng.uniform(0.25, 0.5)))
 
 
+def _describe(st: SetStyle) -> dict:
+    """The set's look, for the label (colours BGR 0..255, lengths in tile widths)."""
+    out = {}
+    for key, value in dataclasses.asdict(st).items():
+        if key == "name":
+            continue
+        if isinstance(value, tuple):
+            out[key] = [int(round(255 * v)) for v in value]
+        elif isinstance(value, float):
+            out[key] = round(value, 3)
+        else:
+            out[key] = value
+    return out
+
+
 def _frame(rng: np.random.Generator, layout: Layout, size: tuple[int, int], tilt: float, thick: float, kind: str,
            allow_partial: bool) -> tuple[Camera, list[tuple[Placed, np.ndarray, bool]]]:
     """Place the camera and decide what is in the photo: whole tiles, clearly cut tiles (partial) and
@@ -376,30 +393,33 @@ def _frame(rng: np.random.Generator, layout: Layout, size: tuple[int, int], tilt
 def render_scene(seed: int, *, kind: str = "hand", style: str | None = None, size: tuple[int, int] | None = None,
                  count: int | None = None, wrong: bool | None = None, tilt_deg: float | None = None,
                  ground: str | None = None, light: str | None = None, jpeg_quality: int | None = None,
-                 allow_partial: bool | None = None, name: str | None = None) -> tuple[np.ndarray, dict]:
+                 allow_partial: bool | None = None, name: str | None = None, set_seed: int | None = None) -> tuple[np.ndarray, dict]:
     """Render one photo. Returns ``(image_bgr uint8 (h, w, 3), label dict)``; see the module docstring.
 
     The image has been through JPEG compression once (decoded again), exactly as ``render_photo`` writes it.
     """
     data, label = render_photo(seed, kind=kind, style=style, size=size, count=count, wrong=wrong,
                                tilt_deg=tilt_deg, ground=ground, light=light, jpeg_quality=jpeg_quality,
-                               allow_partial=allow_partial, name=name)
+                               allow_partial=allow_partial, name=name, set_seed=set_seed)
     return cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), label
 
 
 def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, size: tuple[int, int] | None = None,
                  count: int | None = None, wrong: bool | None = None, tilt_deg: float | None = None,
                  ground: str | None = None, light: str | None = None, jpeg_quality: int | None = None,
-                 allow_partial: bool | None = None, name: str | None = None) -> tuple[bytes, dict]:
+                 allow_partial: bool | None = None, name: str | None = None, set_seed: int | None = None) -> tuple[bytes, dict]:
     """Render one photo as JPEG file bytes and its label dict (arguments as ``render_scene``).
 
     ``kind``: hand | touching | crowd | full-set | layout. ``style``: a name from ``STYLE_NAMES`` or None
     for a random giant wooden set. ``size``: (width, height) in pixels, random when None. ``count``: the
     number of tiles (random for the kind when None). ``wrong``: for layouts, one wrong junction or none
-    (random when None). Other arguments fix what is otherwise drawn at random.
+    (random when None). ``set_seed``: photos given the same set_seed show the same set (for calibration:
+    "further photos of the same set"); without it each photo's set is drawn from ``seed``. Other arguments
+    fix what is otherwise drawn at random.
     """
     rng = np.random.default_rng(seed)
-    st = pick_style(rng, style)
+    # one physical set across photos: the same set_seed gives the very same set (colours, pips, thickness)
+    st = pick_style(np.random.default_rng(set_seed) if set_seed is not None else rng, style)
     layout = make_layout(rng, kind, count=count, wrong=wrong)
     if size is None:
         size = tuple(BIG_SIZES[int(rng.integers(0, len(BIG_SIZES)))]) if rng.random() < 0.04 else \
@@ -595,6 +615,7 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
         "tilt_deg": round(float(tilt_deg), 2), "tiles": labels_tiles,
         "pip_total": int(sum(sum(t["pips"]) for t in labels_tiles if not t["partial"])),
         "seed": int(seed), "kind": kind, "ground": ground, "light": light, "jpeg_quality": quality,
+        "set": _describe(st),
     }
     if style == "ivory-black":
         label["profile"] = "ivory"

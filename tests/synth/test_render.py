@@ -182,3 +182,11 @@ def test_exif_orientation_shows_the_same_upright_photo(orientation):
     assert np.abs(upright - original).mean() < 3.0  # the same picture, only re-encoded
     with pytest.raises(ValueError, match="5"):
         with_orientation(data, 5)
+
+
+def test_set_seed_keeps_one_physical_set_across_photos():
+    _, a = render_scene(1, kind="full-set", style="dark-light", size=SMALL, set_seed=42)
+    _, b = render_scene(2, kind="full-set", style="dark-light", size=SMALL, set_seed=42)
+    _, c = render_scene(1, kind="full-set", style="dark-light", size=SMALL)
+    assert a["set"] == b["set"] and a["set"] != c["set"]
+    assert a["style"] == b["style"] == "dark-light" and a["tiles"] != b["tiles"]

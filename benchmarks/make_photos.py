@@ -1,7 +1,7 @@
 """Write synthetic photos and their label files (NAME.jpg + NAME.json) into a folder.
 
     .venv/bin/python benchmarks/make_photos.py OUT_DIR [--count N] [--seed-start S] [--kind KIND ...]
-                                               [--style STYLE] [--size WxH]
+                                               [--style STYLE] [--set-seed N] [--size WxH] [--exif 0.1]
     .venv/bin/python benchmarks/make_photos.py sample_images --sample   # regenerate the committed set
 
 Without ``--kind`` the kinds rotate (hand, touching, crowd, layout, full-set, hand, ...). Photos are
@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--kind", action="append", choices=KINDS)
     ap.add_argument("--style", choices=STYLE_NAMES)
     ap.add_argument("--size", type=_size)
+    ap.add_argument("--set-seed", type=int, default=None,
+                    help="show the same physical set in every photo (for calibration)")
     ap.add_argument("--quality", type=int, default=None, help="JPEG quality (default: random 62..95)")
     ap.add_argument("--exif", type=float, default=0.1,
                     help="fraction of photos stored turned with an EXIF orientation tag (default 0.1)")
@@ -100,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             seed = args.seed_start + i
             kind = kinds[i % len(kinds)]
             write_photo(args.out, f"synth-{seed:06d}", seed, quality=args.quality, kind=kind, style=args.style,
-                        size=args.size, orientation=orientation_for(seed, args.exif))
+                        size=args.size, orientation=orientation_for(seed, args.exif), set_seed=args.set_seed)
         n = args.count
     dt = time.perf_counter() - t0
     print(f"wrote {n} photos to {args.out} in {dt:.1f} s ({1000 * dt / max(n, 1):.0f} ms per photo)")

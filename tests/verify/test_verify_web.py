@@ -114,3 +114,14 @@ def test_a_verified_photo_becomes_placements_the_rules_accept(client):
     assert lines == ["4-4", "6-4 on 4-4", "4-1 on 4-4"]
     answer = client.post("/api/rules/ends", json={"rules": "block", "layout": lines})
     assert answer.status_code == 200, answer.get_json()
+
+
+def test_a_photographed_spinner_with_four_arms_counts_its_ends(client):
+    # 5-5 spinner; arms 5-3, 5-2, 5-1 and 5-0 (as a photo's verify object would give them).
+    tiles = [{"pips": [5, 5]}, {"pips": [3, 5]}, {"pips": [5, 2]}, {"pips": [1, 5]}, {"pips": [5, 0]}]
+    junctions = [{"tiles": [0, k], "pips": [5, 5], "ok": True} for k in range(1, 5)]
+    lines = layout_from_verdict({"tiles": tiles, "junctions": junctions})
+    assert lines == ["5-5", "3-5 on 5-5", "5-2 on 5-5", "1-5 on 5-5", "5-0 on 5-5"]
+    answer = client.post("/api/rules/ends", json={"rules": "all-fives", "layout": lines})
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["count"] == 3 + 2 + 1 + 0

@@ -106,9 +106,11 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None) -> Reading
             continue
         reading = read_face(rectify(image_bgr, corners, profile), profile)
         pips = (reading.halves[0].pips, reading.halves[1].pips)
+        if profile.blank_needs_logo and pips == (0, 0) and not any(h.logo for h in reading.halves):
+            continue  # this set's double-blank carries the logo: a plain blank face is a plank, not a tile
         conf = face.score * 0.3 + 0.7 * min(h.confidence for h in reading.halves)
         tiles.append(TileReading(pips, corners.astype(np.float64), float(round(conf, 3))))
-    if not search.faces:
+    if not tiles and not warnings:
         warnings.append(NO_TILE_WARNING)
     tiles, more = _check_set(tiles, profile)
     return Reading(tiles, warnings + more)

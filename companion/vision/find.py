@@ -70,12 +70,40 @@ def ink_masks(gray: np.ndarray, profile: Profile) -> list[np.ndarray]:
     k = _odd(max(profile.ink_window * max(gray.shape), profile.ink_window_min))
     mean = cv2.blur(gray.astype(np.float32), (k, k))
     g = gray.astype(np.float32)
+    # contrast relative to the local brightness (dim light, dark wood), within bounds
+    contrast = np.clip(profile.ink_contrast_rel * mean, profile.ink_contrast_min, profile.ink_contrast)
     masks = []
     if profile.ink_polarity in ("dark", "both"):
-        masks.append(g < mean - profile.ink_contrast)
+        masks.append(g < mean - contrast)
     if profile.ink_polarity in ("light", "both"):
-        masks.append(g > mean + profile.ink_contrast)
+        masks.append(g > mean + contrast)
     return masks
+
+
+def _as_line(pts: np.ndarray, area: int, label: int, box, profile: Profile, max_len: float) -> _Line | None:
+    """The mark made of ``pts`` (xy float32) as a divider candidate, or None when it is no thin line."""
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
+    rw, rh = rw + 1.0, rh + 1.0
+    length, thick = max(rw, rh), min(rw, rh)
+    if length < profile.divider_min_len or length > max_len:
+        return None
+    if length / thick < profile.divider_min_aspect or area / (rw * rh) < profile.divider_min_fill:
+        return None
+    theta = np.deg2rad(angle if rw >= rh else angle + 90.0)
+    along = np.array([np.cos(theta), np.sin(theta)])
+    return _Line(label, np.array([cx, cy]), along, float(length), float(thick), box)
+
+
+def _thin_part(comp: np.ndarray) -> np.ndarray:
+    """A mark without its thick blobs: a divider that runs into a pip comes out on its own."""
+    dt = cv2.distanceTransform(cv2.copyMakeBorder(comp, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
+                               cv2.DIST_L2, 3)[1:-1, 1:-1]
+    t = 0.5 * float(dt.max())
+    if t < 1.0:
+        return np.zeros_like(comp)
+    k = _odd(2 * t + 1)
+    thick = cv2.dilate((dt > t).astype(np.uint8), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    return comp & (1 - thick)
 
 
 def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, list[_Line]]:
@@ -88,18 +116,25 @@ def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, lis
             continue
         if max(w, h) > max_len * 1.5:
             continue
-        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
-        pts = np.column_stack([xs + x, ys + y]).astype(np.float32)
-        (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts)
-        rw, rh = rw + 1.0, rh + 1.0
-        length, thick = max(rw, rh), min(rw, rh)
-        if length < profile.divider_min_len or length > max_len:
+        comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        ys, xs = np.nonzero(comp)
+        line = _as_line(np.column_stack([xs + x, ys + y]).astype(np.float32), area, i, (x, y, w, h), profile,
+                        max_len)
+        if line is not None:
+            lines.append(line)
             continue
-        if length / thick < profile.divider_min_aspect or area / (rw * rh) < profile.divider_min_fill:
+        if area < 3 * profile.divider_min_len or area > profile.split_max_area * ink.size:
             continue
-        theta = np.deg2rad(angle if rw >= rh else angle + 90.0)
-        along = np.array([np.cos(theta), np.sin(theta)])
-        lines.append(_Line(i, np.array([cx, cy]), along, float(length), float(thick), (x, y, w, h)))
+        thin = _thin_part(comp)
+        m, sub, sub_stats, _ = cv2.connectedComponentsWithStats(thin, connectivity=8)
+        for j in range(1, m):
+            if sub_stats[j, 4] < profile.divider_min_len:
+                continue
+            ys, xs = np.nonzero(sub == j)
+            line = _as_line(np.column_stack([xs + x, ys + y]).astype(np.float32), int(sub_stats[j, 4]), i,
+                            (x, y, w, h), profile, max_len)
+            if line is not None:
+                lines.append(line)
     return labels, lines
 
 
@@ -193,9 +228,8 @@ def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, acro
     ds = np.arange(d_range[0], d_range[1] + step, step * 0.5)
     pts = origin + ts[:, None, None] * across + ds[None, :, None] * direction
     prof = _sample(dist, pts)  # (rays, ds)
-    outside = ~np.isfinite(prof)
     prof = np.where(np.isfinite(prof), prof, profile.face_tolerance_max * 2)
-    lag = 2
+    lag = max(2, int(np.ceil(profile.edge_baseline / step)))  # rise measured over at least edge_baseline px
     rise = np.zeros_like(prof)
     rise[:, lag:-lag] = prof[:, 2 * lag:] - prof[:, :-2 * lag]
     score = np.percentile(rise, 50, axis=0)
@@ -212,8 +246,7 @@ def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, acro
     per_ray = lo + np.argmax(rise[:, lo:hi], axis=1)
     good = rise[np.arange(len(ts)), per_ray] >= thresh * 0.5
     pts_edge = origin + ts[good, None] * across + ds[per_ray[good], None] * direction
-    hit_border = bool(outside[:, min(idx + lag, len(ds) - 1)].mean() > 0.5)
-    return d, pts_edge, hit_border
+    return d, pts_edge, float(score[idx])
 
 
 def _intersect(p1, d1, p2, d2) -> np.ndarray:
@@ -223,6 +256,7 @@ def _intersect(p1, d1, p2, d2) -> np.ndarray:
 
 
 DEBUG: list = []
+RING: list | None = None
 
 
 def _why(line, where) -> None:
@@ -250,6 +284,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     x0, y0 = int(max(0, line.center[0] - reach)), int(max(0, line.center[1] - reach))
     x1, y1 = int(min(w, line.center[0] + reach + 1)), int(min(h, line.center[1] + reach + 1))
     dist = _lab_distance(lab[y0:y1, x0:x1], face)
+    dist_raw = dist.copy()
     dist[spots[y0:y1, x0:x1]] = 0.0  # pips read as face, so that they do not look like edges
     dist = cv2.GaussianBlur(dist, (0, 0), max(0.7, line.thickness * 0.25))
     c = line.center - np.array([x0, y0])
@@ -270,7 +305,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         guessed += 2 - len(found)
         for s_ in (1.0, -1.0):
             if sides[("u", s_)] is None:
-                sides[("u", s_)] = (d_guess, np.zeros((0, 2)), False)
+                sides[("u", s_)] = (d_guess, np.zeros((0, 2)), 0.0)
     half_w = (sides[("u", 1.0)][0] + sides[("u", -1.0)][0]) / 2
     off_u = (sides[("u", 1.0)][0] - sides[("u", -1.0)][0]) / 2
     cc = c + off_u * u
@@ -284,7 +319,13 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         guessed += 2 - len(found)
         for s_ in (1.0, -1.0):
             if sides[("n", s_)] is None:
-                sides[("n", s_)] = (d_guess, np.zeros((0, 2)), False)
+                sides[("n", s_)] = (d_guess, np.zeros((0, 2)), 0.0)
+    else:  # the divider is at the middle: an end much nearer or farther than the other is a misfit
+        (d1, _, e1), (d2, _, e2) = sides[("n", 1.0)], sides[("n", -1.0)]
+        if abs(d1 - d2) > profile.end_asymmetry * (d1 + d2) / 2:
+            weak = 1.0 if e1 < e2 else -1.0
+            sides[("n", weak)] = (sides[("n", -weak)][0], np.zeros((0, 2)), 0.0)
+            guessed += 1
     if guessed > profile.max_guessed_sides:
         _why(line, 1)
         return None
@@ -341,6 +382,20 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     face_frac = float(np.mean(dist[plain] <= tol))
     if face_frac < profile.min_face_fill:
         _why(line, 292)
+        return None
+    # ... and stand out from what lies around it on a good part of its outline (planks of a deck,
+    # paving joints and the like draw lines too, but with the same surface on both sides)
+    k_out = _odd(profile.ring_width * short)
+    k_in = _odd(profile.ring_gap * short)
+    grown = cv2.dilate(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_out, k_out)))
+    near = cv2.dilate(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_in, k_in)))
+    ring = grown.astype(bool) & ~near.astype(bool)
+    raw = dist_raw[ring]
+    outside = float(np.mean(raw > tol)) if raw.size else 1.0
+    if RING is not None:
+        RING.append((quad.mean(axis=0) + np.array([x0, y0]), (round(outside, 2), round(float(spread), 1), round(face_frac, 2), round(float(short), 0))))
+    if outside < profile.min_outside_contrast:
+        _why(line, 300)
         return None
     quad_full = quad + np.array([x0, y0])
     # cut off: a corner lies beyond the border by more than a sliver of the tile (a tile that just

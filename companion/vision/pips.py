@@ -49,34 +49,61 @@ def _lab_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
-def _read_half(ink: np.ndarray, profile: Profile) -> HalfReading:
+def _marks(ink: np.ndarray, profile: Profile) -> list[tuple[float, float]]:
+    """(area in square tile widths, circularity) of each ink mark bigger than a speck."""
     w = profile.rect_width
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    pips, odd_area, logo = [], 0.0, False
-    unit = float(w * w)
+    out = []
     for i in range(1, n):
-        area = stats[i, 4] / unit
+        area = stats[i, 4] / float(w * w)
         if area < profile.pip_area_min * 0.35:
             continue  # specks
-        comp = (labels == i).astype(np.uint8)
+        x, y, bw, bh = stats[i, :4]
+        comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         peri = max(1.0, cv2.arcLength(contours[0], True))
-        circ = 4 * np.pi * stats[i, 4] / peri ** 2
-        if profile.pip_area_min <= area <= profile.pip_area_max and circ >= profile.pip_min_circularity:
-            pips.append(area)
+        out.append((area, float(4 * np.pi * stats[i, 4] / peri ** 2)))
+    return out
+
+
+def _is_pip(area: float, circ: float, profile: Profile) -> bool:
+    return profile.pip_area_min <= area <= profile.pip_area_max and circ >= profile.pip_min_circularity
+
+
+def _read_half(marks: list[tuple[float, float]], ref: float | None, profile: Profile) -> HalfReading:
+    """Count one half's pips; ``ref`` is the typical pip area on this tile (None if no clean pip)."""
+    pips, odd_area, logo = 0, 0.0, False
+    for area, circ in marks:
+        if _is_pip(area, circ, profile) and (ref is None or ref / profile.pip_size_ratio <= area
+                                             <= ref * profile.pip_size_ratio):
+            pips += 1
         elif area >= profile.logo_min_area:
             logo = True
+        elif ref is not None and 1.6 * ref <= area <= 3.5 * ref:
+            pips += int(round(area / ref))  # pips close together that ran into one mark
+            odd_area += 0.5 * profile.pip_area_min
         else:
             odd_area += area
     if logo:
-        return HalfReading(0, True, 0.9 if len(pips) <= 2 else 0.7)
-    if pips:
-        med = float(np.median(pips))
-        kept = [a for a in pips if med / profile.pip_size_ratio <= a <= med * profile.pip_size_ratio]
-        odd_area += sum(pips) - sum(kept)
-        pips = kept
+        return HalfReading(0, True, 0.9 if pips <= 2 else 0.7)
     conf = 1.0 - min(0.6, odd_area / max(profile.pip_area_min, 1e-6) * 0.15)
-    return HalfReading(len(pips), False, float(conf))
+    return HalfReading(pips, False, float(conf))
+
+
+def _divider_row(ink: np.ndarray, margin: int, profile: Profile) -> int:
+    """Row of the divider on the rectified face: the long mark across its middle, else the middle row."""
+    w = profile.rect_width
+    lo, hi = int(w * (1 - profile.divider_search)), int(w * (1 + profile.divider_search))
+    strip = ink[lo:hi, margin:w - margin]
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(strip, connectivity=8)
+    best, best_key = w, None
+    for i in range(1, n):
+        bw, bh = stats[i, 2], stats[i, 3]
+        if bw >= 0.4 * w and bw >= 3.5 * bh:
+            key = abs(cents[i][1] + lo - w)
+            if best_key is None or key < best_key:
+                best, best_key = int(round(cents[i][1] + lo)), key
+    return best
 
 
 def read_face(face_bgr: np.ndarray, profile: Profile) -> FaceReading:
@@ -92,10 +119,14 @@ def read_face(face_bgr: np.ndarray, profile: Profile) -> FaceReading:
     ink = (dist > thr).astype(np.uint8)
     ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     band = int(round(profile.divider_band * w))
+    split = _divider_row(ink, m, profile)
     valid = np.zeros_like(ink)
-    valid[m:w - band, m:w - m] = 1
-    valid[w + band:2 * w - m, m:w - m] = 1
+    valid[m:max(m, split - band), m:w - m] = 1
+    valid[min(2 * w - m, split + band):2 * w - m, m:w - m] = 1
     ink &= valid
-    top = _read_half(ink[:w], profile)
-    bottom = _read_half(ink[w:], profile)
+    marks = (_marks(ink[:split], profile), _marks(ink[split:], profile))
+    clean = [a for half in marks for a, c in half if _is_pip(a, c, profile)]
+    ref = float(np.median(clean)) if clean else None
+    top = _read_half(marks[0], ref, profile)
+    bottom = _read_half(marks[1], ref, profile)
     return FaceReading((top, bottom))

@@ -31,36 +31,46 @@ class Profile:
     ink_polarity: str = "both"  # "dark": pips/divider darker than the face; "light": lighter; "both"
     ink_window: float = 0.035  # local-mean window for ink, as a fraction of the working image's longer side
     ink_window_min: float = 41.0  # ... but at least this many pixels
-    ink_contrast: float = 22.0  # gray levels an ink pixel differs from its local mean
+    ink_contrast: float = 22.0  # gray levels an ink pixel differs from its local mean, at most
+    ink_contrast_rel: float = 0.14  # ... as a fraction of the local mean
+    ink_contrast_min: float = 8.0  # ... and at least
     divider_min_aspect: float = 3.5  # long/short side of a divider's bounding box
     divider_min_fill: float = 0.45  # divider area / its bounding box area
     divider_min_len: float = 7.0  # pixels of the working image
     divider_max_len: float = 0.5  # fraction of the working image's shorter side
+    split_max_area: float = 0.0  # marks up to this fraction of the image are split into thin and thick parts (0: off)
     divider_span_min: float = 0.45  # divider length / tile width, lowest plausible
     divider_span_max: float = 1.08  # divider length / tile width, highest plausible
     face_min_lightness: float = 0.0  # lowest Lab L (0..255) of a face; ivory sets use it to ignore dark ground
+    max_face_spread: float = 12.0  # robust spread (Lab units) of the face beside the divider; busier is ground
     face_tolerance: float = 3.2  # face colour distance allowed, in robust spreads of the face sample
     face_tolerance_min: float = 14.0  # ... but never less than this many Lab units
     face_tolerance_max: float = 40.0  # ... nor more
     divider_span_typical: float = 0.8  # usual divider length / tile width, for a side without a visible edge
     tile_aspect_typical: float = 2.0  # usual long/short side, for an end without a visible edge
-    max_guessed_sides: int = 2  # sides of a face that may be inferred rather than seen
+    end_asymmetry: float = 0.25  # ends' distances from the divider may differ by this fraction (perspective)
+    max_guessed_sides: int = 3  # sides of a face that may be inferred rather than seen
     tile_aspect_min: float = 1.15  # long/short side of a found face (a tile tilted 50 degrees shortens)
     tile_aspect_max: float = 3.6
     divider_center_tol: float = 0.16  # divider centre's distance from the face centre, in tile lengths
     divider_angle_tol: float = 22.0  # degrees between the divider and the face's short side
     spot_max_size: float = 0.06  # largest pip-like mark, as a fraction of the working image's longer side
     edge_step: float = 0.04  # step of the edge search, in divider lengths
+    edge_baseline: float = 3.0  # pixels (working image) over which an edge's rise is measured, at least
     edge_min_rise: float = 6.0  # Lab distance a face edge must rise over on most rays
     edge_rel_rise: float = 0.45  # ... and this fraction of the strongest rise on that side
     border_margin: float = 2.0  # pixels of the working image: a face this near the border is cut off
     min_relative_size: float = 0.45  # a face shorter than this fraction of the photo's median face is dropped
     cut_tolerance: float = 0.2  # a corner may lie this far (tile widths) beyond the border and count as whole
+    ring_width: float = 0.45  # outer ring around a face, checked for contrast (diameter, in tile widths)
+    ring_gap: float = 0.12  # ... leaving out this much next to the edge (bevels, seams)
+    min_outside_contrast: float = 0.1  # fraction of that ring not face-coloured; a face must reach it
     min_face_fill: float = 0.7  # face pixels / area of the fitted quadrilateral
 
     # --- reading pips (pips.py), on the rectified tile ----------------------------------------------
     rect_width: int = 96  # pixels across a rectified tile (its length is twice this)
     face_margin: float = 0.07  # border of the rectified face ignored (bevel), in tile widths
+    divider_search: float = 0.25  # the divider is looked for this far (tile widths) from the face's middle
     divider_band: float = 0.09  # half-height of the band around the divider ignored, in tile widths
     pip_contrast: float = 40.0  # Lab distance from the face colour that marks a pip pixel
     pip_contrast_spread: float = 3.0  # ... or this many robust spreads of the face, whichever is larger
@@ -69,6 +79,7 @@ class Profile:
     pip_min_circularity: float = 0.55  # 4*pi*area/perimeter^2
     pip_size_ratio: float = 3.2  # a pip this many times larger or smaller than the half's median is not one
     logo_min_area: float = 0.05  # a non-pip mark at least this big (square tile widths) makes the half a logo
+    blank_needs_logo: bool = True  # the double-blank carries the logo: a face with no mark at all is no tile
     use_color_ink: bool = False  # pips differ from the face in colour as well as brightness (coloured pips)
 
     @classmethod

@@ -32,7 +32,7 @@ SAMPLE: tuple[tuple[str, int, dict], ...] = (
     ("hand-grass-top", 101, dict(kind="hand", size=(1600, 1200), tilt_deg=5.0, ground="grass", light="sun", count=5)),
     ("hand-deck-tilted", 102, dict(kind="hand", size=(1920, 1080), tilt_deg=40.0, ground="deck", light="dappled")),
     ("hand-webcam-dim", 103, dict(kind="hand", size=(1280, 720), tilt_deg=25.0, ground="table", light="dim-warm")),
-    ("hand-blanket-partial", 104, dict(kind="hand", size=(1600, 1200), tilt_deg=30.0, ground="blanket", light="shade", count=6)),
+    ("hand-blanket", 104, dict(kind="hand", size=(1600, 1200), tilt_deg=30.0, ground="blanket", light="shade", count=6)),
     ("touching-concrete", 105, dict(kind="touching", size=(2048, 1536), tilt_deg=15.0, ground="concrete", light="sun")),
     ("touching-grass-tilted", 106, dict(kind="touching", size=(1600, 1200), tilt_deg=45.0, ground="grass", light="overcast")),
     ("crowd-grass", 107, dict(kind="crowd", size=(4032, 3024), tilt_deg=20.0, ground="grass", light="sun", count=24)),

@@ -139,6 +139,19 @@ def _target_dist(cam: "Camera") -> float:
     return float(-cam.C[2] / cam.R[2][2])
 
 
+def _recentre(cam: Camera, points: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """The camera target that puts the points' bounding box centre at the image centre (+ offset px)."""
+    w, h = cam.size
+    uv = cam.project(points)
+    mid = (uv.min(0) + uv.max(0)) / 2
+    shift = np.array([w / 2, h / 2]) - mid + offset
+    Hg = cam.plane_homography(0.0)
+    g0 = np.linalg.solve(Hg, np.array([w / 2, h / 2, 1.0]))
+    g1 = np.linalg.solve(Hg, np.array([w / 2 - shift[0], h / 2 - shift[1], 1.0]))
+    target = cam.C + cam.R[2] * _target_dist(cam)
+    return target + np.array([*(g1[:2] / g1[2] - g0[:2] / g0[2]), 0.0])
+
+
 def _choose_camera(rng: np.random.Generator, layout: Layout, size: tuple[int, int], tilt: float,
                    thickness: float, kind: str, allow_cut: bool) -> Camera:
     w, h = size
@@ -155,38 +168,30 @@ def _choose_camera(rng: np.random.Generator, layout: Layout, size: tuple[int, in
     if allow_cut and fill > 1.0:
         target[:2] += rng.normal(0, 1.0, 2)
     dist = 20.0
-    cam = None
-    for _ in range(4):
+    lo, hi = 62.0, 680.0
+    tops = np.concatenate([_box_points(t, thickness)[1] for t in layout.tiles])
+    for _ in range(6):
         cam = Camera(size, f, target, dist, tilt, yaw, roll)
-        allp = np.concatenate([_box_points(t, thickness)[1] for t in layout.tiles])
-        uv = cam.project(allp)
+        target = _recentre(cam, tops, np.zeros(2))
+        cam = Camera(size, f, target, dist, tilt, yaw, roll)
+        uv = cam.project(tops)
         span_x = (uv[:, 0].max() - uv[:, 0].min()) / w
         span_y = (uv[:, 1].max() - uv[:, 1].min()) / h
         ratio = max(span_x, span_y) / fill
-        # keep the tile length in pixels within 60..700 px
-        lengths = [np.linalg.norm(cam.project(np.array([[*footprint(t)[0], thickness]]))[0]
-                                  - cam.project(np.array([[*footprint(t)[3], thickness]]))[0]) for t in layout.tiles]
-        mean_len = float(np.median(lengths))
-        new_len = mean_len / ratio  # lengths shrink as the camera backs away
-        lo, hi = 62.0, 680.0
-        if new_len > hi:
-            ratio = mean_len / hi
-        elif new_len < lo:
-            ratio = mean_len / lo
+        # keep every tile between about 60 and 700 px long (lengths scale as 1 / ratio); when a steep
+        # view of a big spread cannot keep both, the far tiles' 60 px wins
+        q = uv.reshape(-1, 4, 2)
+        lengths = np.linalg.norm(q[:, 0] - q[:, 3], axis=1)
+        need_hi = float(lengths.max()) / hi  # a ratio at least this keeps the longest under hi
+        need_lo = float(lengths.min()) / lo  # a ratio at most this keeps the shortest over lo
+        fit = ratio
+        ratio = min(max(ratio, need_hi), need_lo)
+        if not allow_cut:  # everything must stay in the picture, even if that makes far tiles small
+            ratio = max(ratio, fit * fill / 0.92)
         dist *= ratio
-        # recentre: the bounding box centre in the image should sit near the image centre
-    assert cam is not None
     cam = Camera(size, f, target, dist, tilt, yaw, roll)
-    uv = cam.project(np.concatenate([_box_points(t, thickness)[1] for t in layout.tiles]))
-    mid = (uv.min(0) + uv.max(0)) / 2
-    offset = np.array([w / 2, h / 2]) - mid
-    if allow_cut and fill > 1.0:
-        offset += rng.normal(0, 0.1, 2) * np.array([w, h])
-    # move the camera sideways so the scene is centred (a shift of the target on the ground)
-    Hg = cam.plane_homography(0.0)
-    g0 = np.linalg.solve(Hg, np.array([w / 2, h / 2, 1.0]))
-    g1 = np.linalg.solve(Hg, np.array([w / 2 - offset[0], h / 2 - offset[1], 1.0]))
-    target = target + np.array([*(g1[:2] / g1[2] - g0[:2] / g0[2]), 0.0])
+    if allow_cut and fill > 1.0:  # off-centre: some tiles cut by the border
+        target = _recentre(cam, tops, rng.normal(0, 0.1, 2) * np.array([w, h]))
     return Camera(size, f, target, dist, tilt, yaw, roll)
 
 
@@ -367,11 +372,8 @@ def _frame(rng: np.random.Generator, layout: Layout, size: tuple[int, int], tilt
             quads = [cam.project(_box_points(t, thick)[1]) for t in layout.tiles]
             if all(_inside(q, (w, h)) for q in quads):
                 break
-            mid = np.mean(np.concatenate(quads), axis=0)
-            g = np.linalg.solve(cam.plane_homography(0.0), np.array([*mid, 1.0]))
-            g0 = np.linalg.solve(cam.plane_homography(0.0), np.array([w / 2, h / 2, 1.0]))
-            target = cam.C + cam.R[2] * _target_dist(cam)
-            target[:2] += g[:2] / g[2] - g0[:2] / g0[2]
+            target = _recentre(cam, np.concatenate([_box_points(t, thick)[1] for t in layout.tiles]),
+                               np.zeros(2))
             cam = Camera((w, h), cam.K[0, 0], target, _target_dist(cam) * 1.08, tilt, cam.yaw, cam.roll)
 
     # decide what is in the photo: whole tiles, clearly cut tiles (partial) and nothing in between

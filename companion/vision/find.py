@@ -283,15 +283,24 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     reach = width_max * profile.tile_aspect_max / 2 + 4
     x0, y0 = int(max(0, line.center[0] - reach)), int(max(0, line.center[1] - reach))
     x1, y1 = int(min(w, line.center[0] + reach + 1)), int(min(h, line.center[1] + reach + 1))
-    dist = _lab_distance(lab[y0:y1, x0:x1], face)
+    # a long divider is fitted on a reduced copy of its window: the fit is relative to its length anyway
+    f = min(1.0, profile.fit_divider_px / line.length)
+    lab_w, spots_w, ink_w = lab[y0:y1, x0:x1], spots[y0:y1, x0:x1], ink[y0:y1, x0:x1]
+    if f < 1.0:
+        size = (max(8, int(round((x1 - x0) * f))), max(8, int(round((y1 - y0) * f))))
+        lab_w = cv2.resize(lab_w, size, interpolation=cv2.INTER_AREA)
+        spots_w = cv2.resize(spots_w.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST).astype(bool)
+        ink_w = cv2.resize(ink_w.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST).astype(bool)
+        f = size[0] / (x1 - x0)
+    dist = _lab_distance(lab_w, face)
     dist_raw = dist.copy()
-    dist[spots[y0:y1, x0:x1]] = 0.0  # pips read as face, so that they do not look like edges
-    dist = cv2.GaussianBlur(dist, (0, 0), max(0.7, line.thickness * 0.25))
-    c = line.center - np.array([x0, y0])
+    dist[spots_w] = 0.0  # pips read as face, so that they do not look like edges
+    dist = cv2.GaussianBlur(dist, (0, 0), max(0.7, line.thickness * f * 0.25))
+    c = (line.center - np.array([x0, y0])) * f
     u = line.along
     n = np.array([-u[1], u[0]])
-    step = max(1.0, line.length * profile.edge_step)
-    L = line.length
+    L = line.length * f
+    step = max(1.0, L * profile.edge_step)
     sides = {}
     guessed = 0
     for sgn in (1.0, -1.0):
@@ -374,7 +383,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     filled = np.zeros(dist.shape, np.uint8)
     cv2.fillConvexPoly(filled, np.round(quad).astype(np.int32), 1)
     inside = filled.astype(bool)
-    ink_win = ink[y0:y1, x0:x1]
+    ink_win = ink_w
     plain = inside & ~ink_win
     if plain.sum() < 10:
         _why(line, 289)
@@ -385,19 +394,29 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         return None
     # ... and stand out from what lies around it on a good part of its outline (planks of a deck,
     # paving joints and the like draw lines too, but with the same surface on both sides)
-    k_out = _odd(profile.ring_width * short)
-    k_in = _odd(profile.ring_gap * short)
-    grown = cv2.dilate(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_out, k_out)))
-    near = cv2.dilate(filled, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k_in, k_in)))
-    ring = grown.astype(bool) & ~near.astype(bool)
+    centre_q = quad.mean(axis=0)
+    radius = float(np.linalg.norm(quad - centre_q, axis=1).mean())
+
+    def _grown(by: float) -> np.ndarray:
+        out = np.zeros(dist.shape, np.uint8)
+        poly = centre_q + (quad - centre_q) * (1 + by * short / max(radius, 1e-6))
+        cv2.fillConvexPoly(out, np.round(poly).astype(np.int32), 1)
+        return out.astype(bool)
+
+    ring = _grown(profile.ring_width / 2) & ~_grown(profile.ring_gap / 2)
     raw = dist_raw[ring]
     outside = float(np.mean(raw > tol)) if raw.size else 1.0
     if RING is not None:
-        RING.append((quad.mean(axis=0) + np.array([x0, y0]), (round(outside, 2), round(float(spread), 1), round(face_frac, 2), round(float(short), 0))))
+        RING.append((quad.mean(axis=0) / f + np.array([x0, y0]), (round(outside, 2), round(float(spread), 1), round(face_frac, 2), round(float(short), 0))))
     if outside < profile.min_outside_contrast:
         _why(line, 300)
         return None
-    quad_full = quad + np.array([x0, y0])
+    quad_full = quad / f + np.array([x0, y0])
+    short = short / f
+    if f < 1.0:
+        filled = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(filled, np.round(quad / f).astype(np.int32), 1)
+        inside = filled.astype(bool)
     # cut off: a corner lies beyond the border by more than a sliver of the tile (a tile that just
     # touches the border, all its pips in view, is kept)
     m = profile.border_margin - profile.cut_tolerance * short
@@ -418,6 +437,34 @@ def _overlap(a: _Candidate, b: _Candidate) -> float:
     mb = b.mask[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0]
     inter = np.count_nonzero(ma & mb)
     return inter / max(1, min(np.count_nonzero(a.mask), np.count_nonzero(b.mask)))
+
+
+def _max_independent(group: list[int], clash, scores, budget: int = 20000) -> list[int] | None:
+    """The most candidates that do not clash (ties: the highest total score); None past ``budget`` steps."""
+    steps = [0]
+
+    def solve(nodes: frozenset) -> tuple[tuple[int, float], list[int]] | None:
+        steps[0] += 1
+        if steps[0] > budget:
+            return None
+        if not nodes:
+            return (0, 0.0), []
+        degree = {v: sum(1 for u in nodes if clash[v][u]) for v in nodes}
+        v = max(nodes, key=lambda k: degree[k])
+        if degree[v] == 0:
+            return (len(nodes), sum(scores[k] for k in nodes)), list(nodes)
+        with_v = solve(frozenset(u for u in nodes if u != v and not clash[v][u]))
+        if with_v is None:
+            return None
+        (cnt, sc), sub = with_v
+        with_v = ((cnt + 1, sc + scores[v]), sub + [v])
+        without = solve(nodes - {v})
+        if without is None:
+            return None
+        return max(with_v, without, key=lambda r: r[0])
+
+    result = solve(frozenset(group))
+    return None if result is None else result[1]
 
 
 def _select(cands: list[_Candidate], max_overlap: float = 0.25) -> list[_Candidate]:
@@ -447,22 +494,13 @@ def _select(cands: list[_Candidate], max_overlap: float = 0.25) -> list[_Candida
         if len(group) == 1:
             chosen += group
             continue
-        if len(group) <= 16:
-            best, best_key = [], (-1, -1.0)
-            for r in range(len(group), 0, -1):
-                if r < best_key[0]:
-                    break
-                for sub in itertools.combinations(group, r):
-                    if any(clash[a][b] for a, b in itertools.combinations(sub, 2)):
-                        continue
-                    key = (r, sum(cands[k].score for k in sub))
-                    if key > best_key:
-                        best, best_key = list(sub), key
-            chosen += best
-        else:  # large clusters: greedy by score
+        best = _max_independent(group, clash, [c.score for c in cands])
+        if best is None:  # too tangled to search: greedy by score
+            best = []
             for k in sorted(group, key=lambda k: -cands[k].score):
-                if not any(clash[k][c] for c in chosen):
-                    chosen.append(k)
+                if not any(clash[k][c] for c in best):
+                    best.append(k)
+        chosen += best
     return [cands[k] for k in sorted(chosen)]
 
 

@@ -55,6 +55,7 @@ class Profile:
     divider_center_tol: float = 0.16  # divider centre's distance from the face centre, in tile lengths
     divider_angle_tol: float = 22.0  # degrees between the divider and the face's short side
     spot_max_size: float = 0.06  # largest pip-like mark, as a fraction of the working image's longer side
+    fit_divider_px: float = 40.0  # a face is fitted on a copy reduced so that its divider is at most this long
     edge_step: float = 0.04  # step of the edge search, in divider lengths
     edge_baseline: float = 3.0  # pixels (working image) over which an edge's rise is measured, at least
     edge_min_rise: float = 6.0  # Lab distance a face edge must rise over on most rays

@@ -110,12 +110,15 @@ def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, lis
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     max_len = profile.divider_max_len * min(ink.shape)
     lines = []
-    for i in range(1, n):
+    side = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float64)
+    # a line of length l and thickness t has area l*t and a box side of at least l/sqrt(2): blobs go first
+    maybe = ((side >= profile.divider_min_len * 0.7) & (stats[:, 4] >= profile.divider_min_len)
+             & (side <= max_len * 1.5) & (stats[:, 4] <= 2.2 / profile.divider_min_aspect * side ** 2))
+    if profile.split_max_area > 0:
+        maybe |= (stats[:, 4] >= 3 * profile.divider_min_len) & (stats[:, 4] <= profile.split_max_area * ink.size)
+    maybe[0] = False
+    for i in np.flatnonzero(maybe):
         x, y, w, h, area = stats[i]
-        if max(w, h) < profile.divider_min_len * 0.7 or area < profile.divider_min_len:
-            continue
-        if max(w, h) > max_len * 1.5:
-            continue
         comp = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
         ys, xs = np.nonzero(comp)
         line = _as_line(np.column_stack([xs + x, ys + y]).astype(np.float32), area, i, (x, y, w, h), profile,
@@ -513,7 +516,11 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0) ->
         labels, found = _line_candidates(mask, profile)
         found_by_mask.append((mask, found))
         spots |= _spots(mask, labels, profile)
-    lines = [(ln, mask | spots) for mask, found in found_by_mask for ln in found]
+    lines = []
+    for mask, found in found_by_mask:
+        if found:
+            with_spots = mask | spots
+            lines += [(ln, with_spots) for ln in found]
     cands = [c for c in (_fit(ln, ink, spots, lab, profile) for ln, ink in lines) if c]
     chosen = _select(cands)
     if chosen:  # a face far smaller than the others is a mark on a tile or on the ground, not a tile

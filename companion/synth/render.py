@@ -22,6 +22,7 @@ Raises ``UnknownKindError``, ``UnknownStyleError``, ``UnknownGroundError`` (all 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 import cv2
@@ -346,6 +347,26 @@ def _light(rng: np.random.Generator, name: str) -> dict:
                 soft=0.15, el=el, az=az, ambient=0.55, noise=0.022, vignette=float(rng.uniform(0.25, 0.5)))
 
 
+_TONE_STEPS = 1024  # table entries per unit of exposure
+_TONE_MAX = 4.0  # brighter than this is white anyway
+
+
+@functools.lru_cache(maxsize=1)
+def _tone_table() -> np.ndarray:
+    """uint8 output for exposures 0 .. _TONE_MAX: linear, then a soft highlight roll-off (no hard clip)."""
+    x = np.arange(int(_TONE_STEPS * _TONE_MAX) + 1, dtype=np.float64) / _TONE_STEPS
+    knee = 0.82
+    y = np.where(x > knee, knee + (1 - knee) * np.tanh((x - knee) / (1 - knee)), x)
+    return np.clip(y * 255 + 0.5, 0, 255).astype(np.uint8)
+
+
+def _tone(img: np.ndarray, gain: float) -> np.ndarray:
+    """Exposure ``gain`` and the camera's tone curve: float image in, uint8 photo out (img is used up)."""
+    img *= np.float32(gain * _TONE_STEPS)
+    np.clip(img, 0, _TONE_STEPS * _TONE_MAX, out=img)
+    return _tone_table()[img.astype(np.uint16)]
+
+
 def _describe(st: SetStyle) -> dict:
     """The set's look, for the label (colours BGR 0..255, lengths in tile widths)."""
     out = {}
@@ -454,22 +475,27 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     _debris(rng, img, cam, ground, [t for t, _, _ in keep])
     card = rng.random() < 0.12 and _score_card(rng, img, cam, layout.tiles)
 
-    # shadows and contact darkening, painted in ground coordinates through the homography
-    shadow = np.zeros((h, w), np.float32)
-    contact = np.zeros((h, w), np.float32)
+    # shadows and contact darkening, painted in ground coordinates through the homography; both are
+    # soft, so they are drawn at a reduced scale ``k`` and scaled up once
     tile_len_px = float(np.median([np.linalg.norm(q[0] - q[3]) for _, q, _ in keep])) if keep else 100.0
+    soft = max(1.0, L["soft"] * tile_len_px)
+    contact_soft = max(1.0, 0.04 * tile_len_px)
+    k = float(np.clip(min(soft, contact_soft) / 2.0, 0.125, 1.0))
+    sw, sh_ = max(2, int(round(w * k))), max(2, int(round(h * k)))
+    shadow = np.zeros((sh_, sw), np.float32)
+    contact = np.zeros((sh_, sw), np.float32)
     for t, _, _ in keep:
         bottom, top = _box_points(t, thick)
         sh = top[:, :2] - top[:, 2:3] * ldir[:2] / ldir[2]
         hull = cv2.convexHull(np.concatenate([bottom[:, :2], sh]).astype(np.float32))[:, 0, :]
-        poly = cam.project(np.column_stack([hull, np.zeros(len(hull))]))
+        poly = cam.project(np.column_stack([hull, np.zeros(len(hull))])) * k
         cv2.fillPoly(shadow, [np.round(poly * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2)
-        fp = cam.project(np.column_stack([footprint(t, 0.04), np.zeros(4)]))
+        fp = cam.project(np.column_stack([footprint(t, 0.04), np.zeros(4)])) * k
         cv2.fillPoly(contact, [np.round(fp * 4).astype(np.int32)], 1.0, cv2.LINE_AA, shift=2)
-    soft = max(1.0, L["soft"] * tile_len_px)
-    shadow = _soft_blur(shadow, soft)
-    contact = _soft_blur(contact, max(1.0, 0.04 * tile_len_px))
-    img *= (1 - L["shadow"] * np.clip(shadow, 0, 1) - 0.25 * np.clip(contact, 0, 1) * (1 - L["shadow"]))[..., None]
+    shadow = _soft_blur(shadow, soft * k)
+    contact = _soft_blur(contact, contact_soft * k)
+    dark = 1 - L["shadow"] * np.clip(shadow, 0, 1) - 0.25 * np.clip(contact, 0, 1) * (1 - L["shadow"])
+    img *= cv2.resize(dark, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
 
     # side faces, far to near
     sides = []
@@ -527,14 +553,14 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
                              "partial": bool(partial)})
 
     # lighting over everything
-    illum = np.full((h, w), L["level"], np.float32)
+    # every part of the illumination is smooth: build it at 1/8 resolution and scale it up once
     small = (max(8, w // 8), max(8, h // 8))
+    illum = np.full((small[1], small[0]), L["level"], np.float32)
     grad = smooth_noise(rng, small[1], small[0], 2, 2)
-    illum *= cv2.resize(1 + 0.07 * grad, (w, h))
+    illum *= 1 + 0.07 * grad
     if "dapple" in L:
         d = smooth_noise(rng, small[1], small[0], int(rng.integers(4, 9)), int(rng.integers(4, 9)))
         d = 1.0 / (1.0 + np.exp(-d * float(rng.uniform(2.5, 5.0))))
-        d = cv2.resize(d, (w, h), interpolation=cv2.INTER_LINEAR)
         illum *= (1 - L["dapple"] * (1 - d))
     photographer = light == "sun" and rng.random() < 0.3
     if photographer:  # the photographer's own shadow reaching in from one side of the frame
@@ -555,12 +581,15 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
             cv2.ellipse(m, (int((x_edge + x_tip) / 2), int(y)), (int(abs(x_edge - x_tip) / 2), int(body_w)), 0, 0, 360, 1.0, -1)
             cv2.circle(m, (int(x_tip), int(y)), int(body_w * 0.55), 1.0, -1)
         m = cv2.GaussianBlur(m, (0, 0), max(1.0, 0.01 * max(sw, sh_)))
-        illum *= 1 - float(rng.uniform(0.35, 0.5)) * cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR)
+        illum *= 1 - float(rng.uniform(0.35, 0.5)) * m
     vignette = L.get("vignette", float(rng.uniform(0.0, 0.15)))  # lens shading, strong under a lamp
-    yy, xx = np.ogrid[0:h, 0:w]
-    r2 = ((xx - w / 2) / (w / 2)) ** 2 + ((yy - h / 2) / (h / 2)) ** 2
-    illum *= (1 - vignette * np.clip(r2 / 2, 0, 1)).astype(np.float32)
-    img *= illum[..., None] * np.asarray(L["tint"], np.float32)
+    sw, sh_ = small
+    yy = ((np.arange(sh_, dtype=np.float32) + 0.5) / sh_ * 2 - 1)[:, None]
+    xx = ((np.arange(sw, dtype=np.float32) + 0.5) / sw * 2 - 1)[None, :]
+    illum *= 1 - vignette * np.clip((xx ** 2 + yy ** 2) / 2, 0, 1)
+    illum = cv2.resize(illum, (w, h), interpolation=cv2.INTER_LINEAR)
+    img *= illum[..., None]
+    img *= np.asarray(L["tint"], np.float32) * (1 + rng.normal(0, 0.03, 3)).astype(np.float32)  # + white balance error
 
     # glare on varnished tops
     if glare_spots:
@@ -572,8 +601,7 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
         gl = _soft_blur(gl, sig) * top_alpha
         img += gl[..., None]
 
-    # camera: white balance error, blur, noise, gamma-free tone curve, JPEG
-    img *= (1 + rng.normal(0, 0.03, 3)).astype(np.float32)
+    # camera: blur, noise, auto exposure, highlight roll-off, JPEG
     sigma = float(rng.choice([0.0, 0.4, 0.7, 1.0, 1.5])) * max(1.0, max(w, h) / 2000)
     sigma = min(sigma, 0.02 * tile_len_px)  # soft, but a person could still count the pips
     if sigma > 0.2:
@@ -588,16 +616,18 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     # sensor noise (shot noise grows with the signal, read noise does not), then the camera's auto
     # exposure: a dim scene is brightened, and its noise with it
     noise = L["noise"] * float(rng.uniform(0.6, 1.4))
-    shot = rng.standard_normal((h, w, 1), dtype=np.float32) * np.float32(noise)
-    img = img + shot * np.sqrt(np.clip(img, 0.02, 1)) \
-        + rng.standard_normal((h, w, 3), dtype=np.float32) * np.float32(noise * 0.35)
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    np.clip(gray, 0.02, 1.0, out=gray)
+    shot = rng.standard_normal((h, w), dtype=np.float32)
+    shot *= np.sqrt(gray)
+    shot *= np.float32(noise)
+    img += shot[..., None]
+    read = rng.standard_normal((h, w, 3), dtype=np.float32)
+    read *= np.float32(noise * 0.35)
+    img += read
     lum = float(np.mean(img[::7, ::7]))
     gain = float(np.clip(rng.uniform(0.40, 0.55) / max(lum, 1e-3), 0.75, 2.2))
-    img *= gain
-    knee = 0.82  # soft highlight roll-off instead of a hard clip
-    over = img > knee
-    img[over] = knee + (1 - knee) * np.tanh((img[over] - knee) / (1 - knee))
-    img8 = (np.clip(img, 0, 1) * 255 + 0.5).astype(np.uint8)
+    img8 = _tone(img, gain)
     quality = jpeg_quality if jpeg_quality is not None else int(rng.integers(62, 96))
     ok, buf = cv2.imencode(".jpg", img8, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:  # pragma: no cover - OpenCV always encodes a valid uint8 image

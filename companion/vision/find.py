@@ -281,6 +281,12 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     if _lab_distance(med_a[None], med_b[None])[0] > tol:
         _why(line, 216)
         return None  # the two sides differ: an edge between a tile and the background, not a divider
+    if spread > profile.max_face_spread:
+        _why(line, 2)
+        return None  # grass, gravel and the like: too busy to be a tile's face
+    if face[0] < profile.face_min_lightness:
+        _why(line, 3)
+        return None  # darker than this set's faces can be
     h, w = ink.shape
     width_max = line.length / profile.divider_span_min
     reach = width_max * profile.tile_aspect_max / 2 + 4
@@ -408,7 +414,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
 
     ring = _grown(profile.ring_width / 2) & ~_grown(profile.ring_gap / 2)
     raw = dist_raw[ring]
-    outside = float(np.mean(raw > tol)) if raw.size else 1.0
+    outside = float(np.mean(raw > profile.ring_tolerance * tol)) if raw.size else 1.0
     if RING is not None:
         RING.append((quad.mean(axis=0) / f + np.array([x0, y0]), (round(outside, 2), round(float(spread), 1), round(face_frac, 2), round(float(short), 0))))
     if outside < profile.min_outside_contrast:

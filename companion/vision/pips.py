@@ -115,7 +115,11 @@ def read_face(face_bgr: np.ndarray, profile: Profile) -> FaceReading:
     face = np.median(inner, axis=0)
     dist = _lab_distance(lab, face)
     spread = float(np.percentile(dist[m:2 * w - m, m:w - m], 30))  # pips and shadows take much of a face
-    thr = max(profile.pip_contrast, profile.pip_contrast_spread * spread)
+    # pips stand out from the face by pip_contrast, or (dim light, dark wood) by half the strongest marks'
+    # contrast, but always well above the face's own grain
+    strong = float(np.percentile(dist[m:2 * w - m, m:w - m], 99))
+    thr = max(profile.pip_contrast_min, profile.pip_contrast_spread * spread,
+              min(profile.pip_contrast, profile.pip_contrast_rel * strong))
     ink = (dist > thr).astype(np.uint8)
     ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     band = int(round(profile.divider_band * w))

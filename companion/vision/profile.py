@@ -65,6 +65,7 @@ class Profile:
     cut_tolerance: float = 0.2  # a corner may lie this far (tile widths) beyond the border and count as whole
     ring_width: float = 0.45  # outer ring around a face, checked for contrast (diameter, in tile widths)
     ring_gap: float = 0.12  # ... leaving out this much next to the edge (bevels, seams)
+    ring_tolerance: float = 0.6  # ... where "not face-coloured" means beyond this fraction of the face tolerance
     min_outside_contrast: float = 0.1  # fraction of that ring not face-coloured; a face must reach it
     min_face_fill: float = 0.7  # face pixels / area of the fitted quadrilateral
 
@@ -74,6 +75,8 @@ class Profile:
     divider_search: float = 0.25  # the divider is looked for this far (tile widths) from the face's middle
     divider_band: float = 0.09  # half-height of the band around the divider ignored, in tile widths
     pip_contrast: float = 40.0  # Lab distance from the face colour that marks a pip pixel
+    pip_contrast_rel: float = 0.5  # ... or this fraction of the face's strongest marks, if that is lower
+    pip_contrast_min: float = 40.0  # ... but never below this
     pip_contrast_spread: float = 3.0  # ... or this many robust spreads of the face, whichever is larger
     pip_area_min: float = 0.006  # pip area in square tile widths (radius 0.044)
     pip_area_max: float = 0.06  # (radius 0.138)

@@ -3,13 +3,18 @@
 Entry point: ``find_faces(work_bgr, profile) -> FaceSearch``.
 
 How: every tile has a line (painted or grooved) across the middle of its face. Thin elongated "ink"
-marks (darker or lighter than their surroundings) are divider candidates. From each candidate the face
-colour is sampled on both sides of the line and the face is grown over face-coloured pixels and small
-marks (pips), stopped by the other line candidates (the seams between touching tiles and their
-neighbours' dividers). The grown region is fitted with a quadrilateral and checked against what a tile
-looks like (aspect, divider at the centre and across the face). A seam between two tiles laid end to
-end looks like a divider too; its region overlaps two real tiles, so of overlapping candidates the
+marks (darker, or lighter, than their neighbourhood; one mask per polarity) are divider candidates.
+From each candidate the face colour is sampled on both sides of the line (both sides must match, and
+be plain enough and light enough for the set), then each of the face's four edges is searched along
+rays leaving the divider: the first place where the distance from the face colour rises on most rays
+(pips, read as face, rise on a few rays only). A side with no visible edge mirrors the opposite one or
+takes the set's usual proportions. Each side gets a line fitted through its edge points (so a face
+seen at a slant comes out as a trapezoid) and the quadrilateral is checked against what a tile looks
+like: aspect, divider at the centre and parallel to the short sides, mostly face-coloured inside, and
+standing out from what lies around it on part of its outline. A seam between two tiles laid end to
+end looks like a divider too, but its face overlaps two real ones, so of overlapping candidates the
 largest set that does not overlap is kept (in a chain of n tiles, the n dividers beat the n-1 seams).
+A long divider is fitted on a reduced copy of its window (everything is relative to its length).
 
 Conventions: images are BGR uint8 (``work_bgr``: the photo reduced by ``FaceSearch.scale``); points
 are ``xy`` float64 in working-image pixels; masks are indexed ``[row, col]``. Corners go around the
@@ -68,8 +73,10 @@ def ink_masks(gray: np.ndarray, profile: Profile) -> list[np.ndarray]:
     One mask per polarity: a light face on a dark ground is itself "light ink", so the two are kept apart.
     """
     k = _odd(max(profile.ink_window * max(gray.shape), profile.ink_window_min))
-    mean = cv2.blur(gray.astype(np.float32), (k, k))
     g = gray.astype(np.float32)
+    if profile.ink_blur > 0:  # photo noise breaks faint grooves into specks
+        g = cv2.GaussianBlur(g, (0, 0), profile.ink_blur)
+    mean = cv2.blur(g, (k, k))
     # contrast relative to the local brightness (dim light, dark wood), within bounds
     contrast = np.clip(profile.ink_contrast_rel * mean, profile.ink_contrast_min, profile.ink_contrast)
     masks = []
@@ -199,18 +206,6 @@ def _order_corners(quad: np.ndarray) -> np.ndarray:
     return quad
 
 
-def _fit_quad(contour: np.ndarray) -> np.ndarray:
-    hull = cv2.convexHull(contour)
-    peri = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.03, 0.045, 0.06):
-        approx = cv2.approxPolyDP(hull, eps * peri, True)
-        if len(approx) == 4 and cv2.isContourConvex(approx):
-            box_area = cv2.contourArea(approx)
-            if box_area >= 0.9 * cv2.contourArea(hull):
-                return approx.reshape(4, 2).astype(np.float64)
-    return cv2.boxPoints(cv2.minAreaRect(hull)).astype(np.float64)
-
-
 def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Bilinear samples of a float32 image at xy points of any shape (..., 2); outside reads as +inf."""
     shape = pts.shape[:-1]
@@ -258,20 +253,10 @@ def _intersect(p1, d1, p2, d2) -> np.ndarray:
     return p1 + t[0] * d1
 
 
-DEBUG: list = []
-RING: list | None = None
-
-
-def _why(line, where) -> None:
-    if DEBUG is not None:
-        DEBUG.append((tuple(np.round(line.center).astype(int)), where))
-
-
 def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile) -> _Candidate | None:
     side_a = _side_samples(lab, ink, line, 1.0)
     side_b = _side_samples(lab, ink, line, -1.0)
     if len(side_a) < 6 or len(side_b) < 6:
-        _why(line, 209)
         return None
     med_a, med_b = np.median(side_a, axis=0), np.median(side_b, axis=0)
     both = np.vstack([side_a, side_b])
@@ -279,13 +264,10 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     spread = np.median(_lab_distance(both, face)) * 1.4826 + 1.0
     tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
     if _lab_distance(med_a[None], med_b[None])[0] > tol:
-        _why(line, 216)
         return None  # the two sides differ: an edge between a tile and the background, not a divider
     if spread > profile.max_face_spread:
-        _why(line, 2)
         return None  # grass, gravel and the like: too busy to be a tile's face
     if face[0] < profile.face_min_lightness:
-        _why(line, 3)
         return None  # darker than this set's faces can be
     h, w = ink.shape
     width_max = line.length / profile.divider_span_min
@@ -345,7 +327,6 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
             sides[("n", weak)] = (sides[("n", -weak)][0], np.zeros((0, 2)), 0.0)
             guessed += 1
     if guessed > profile.max_guessed_sides:
-        _why(line, 1)
         return None
     # a line per side: fitted through its edge points when there are enough, else parallel to the axis
     side_lines = {}
@@ -367,26 +348,21 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
             _intersect(*side_lines[("n", -1.0)], *side_lines[("u", -1.0)]),
         ])
     except np.linalg.LinAlgError:
-        _why(line, 266)
         return None
     quad = _order_corners(quad)
     e = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     short, long_ = (e[0] + e[2]) / 2, (e[1] + e[3]) / 2
     if short <= 0 or not profile.tile_aspect_min <= long_ / short <= profile.tile_aspect_max:
-        _why(line, 271)
         return None
     if not profile.divider_span_min <= L / short <= profile.divider_span_max:
-        _why(line, 273)
         return None
     off = float(np.linalg.norm(quad.mean(axis=0) - c))
     if off > profile.divider_center_tol * long_:
-        _why(line, 276)
         return None
     short_dir = ((quad[1] - quad[0]) + (quad[2] - quad[3])) / 2
     short_dir /= np.linalg.norm(short_dir) + 1e-9
     angle = float(np.degrees(np.arccos(min(1.0, abs(float(short_dir @ u))))))
     if angle > profile.divider_angle_tol:
-        _why(line, 281)
         return None
     # the face inside must be mostly face-coloured (ink aside)
     filled = np.zeros(dist.shape, np.uint8)
@@ -395,11 +371,9 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     ink_win = ink_w
     plain = inside & ~ink_win
     if plain.sum() < 10:
-        _why(line, 289)
         return None
     face_frac = float(np.mean(dist[plain] <= tol))
     if face_frac < profile.min_face_fill:
-        _why(line, 292)
         return None
     # ... and stand out from what lies around it on a good part of its outline (planks of a deck,
     # paving joints and the like draw lines too, but with the same surface on both sides)
@@ -415,10 +389,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     ring = _grown(profile.ring_width / 2) & ~_grown(profile.ring_gap / 2)
     raw = dist_raw[ring]
     outside = float(np.mean(raw > profile.ring_tolerance * tol)) if raw.size else 1.0
-    if RING is not None:
-        RING.append((quad.mean(axis=0) / f + np.array([x0, y0]), (round(outside, 2), round(float(spread), 1), round(face_frac, 2), round(float(short), 0))))
     if outside < profile.min_outside_contrast:
-        _why(line, 300)
         return None
     quad_full = quad / f + np.array([x0, y0])
     short = short / f

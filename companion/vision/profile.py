@@ -31,6 +31,7 @@ class Profile:
     ink_polarity: str = "both"  # "dark": pips/divider darker than the face; "light": lighter; "both"
     ink_window: float = 0.035  # local-mean window for ink, as a fraction of the working image's longer side
     ink_window_min: float = 41.0  # ... but at least this many pixels
+    ink_blur: float = 0.0  # Gaussian sigma (working-image pixels) applied before looking for ink
     ink_contrast: float = 22.0  # gray levels an ink pixel differs from its local mean, at most
     ink_contrast_rel: float = 0.14  # ... as a fraction of the local mean
     ink_contrast_min: float = 8.0  # ... and at least

@@ -226,6 +226,9 @@ def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, acro
     ds = np.arange(d_range[0], d_range[1] + step, step * 0.5)
     pts = origin + ts[:, None, None] * across + ds[None, :, None] * direction
     prof = _sample(dist, pts)  # (rays, ds)
+    beyond = ~np.isfinite(prof)  # past the image's border
+    if beyond.size and beyond[:, 0].mean() > 0.5:  # the border comes before any place the edge could be
+        return float(ds[0]), np.zeros((0, 2)), 0.0, True
     prof = np.where(np.isfinite(prof), prof, profile.face_tolerance_max * 2)
     lag = max(2, int(np.ceil(profile.edge_baseline / step)))  # rise measured over at least edge_baseline px
     rise = np.zeros_like(prof)
@@ -244,7 +247,8 @@ def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, acro
     per_ray = lo + np.argmax(rise[:, lo:hi], axis=1)
     good = rise[np.arange(len(ts)), per_ray] >= thresh * 0.5
     pts_edge = origin + ts[good, None] * across + ds[per_ray[good], None] * direction
-    return d, pts_edge, float(score[idx])
+    at_border = bool(beyond[:, min(idx + lag, len(ds) - 1)].mean() > 0.5)
+    return d, pts_edge, float(score[idx]), at_border
 
 
 def _intersect(p1, d1, p2, d2) -> np.ndarray:
@@ -305,7 +309,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         guessed += 2 - len(found)
         for s_ in (1.0, -1.0):
             if sides[("u", s_)] is None:
-                sides[("u", s_)] = (d_guess, np.zeros((0, 2)), 0.0)
+                sides[("u", s_)] = (d_guess, np.zeros((0, 2)), 0.0, False)
     half_w = (sides[("u", 1.0)][0] + sides[("u", -1.0)][0]) / 2
     off_u = (sides[("u", 1.0)][0] - sides[("u", -1.0)][0]) / 2
     cc = c + off_u * u
@@ -319,18 +323,22 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         guessed += 2 - len(found)
         for s_ in (1.0, -1.0):
             if sides[("n", s_)] is None:
-                sides[("n", s_)] = (d_guess, np.zeros((0, 2)), 0.0)
-    else:  # the divider is at the middle: an end much nearer or farther than the other is a misfit
-        (d1, _, e1), (d2, _, e2) = sides[("n", 1.0)], sides[("n", -1.0)]
+                sides[("n", s_)] = (d_guess, np.zeros((0, 2)), 0.0, False)
+    elif not (sides[("n", 1.0)][3] or sides[("n", -1.0)][3]):
+        # the divider is at the middle: an end much nearer or farther than the other is a misfit
+        (d1, _, e1, _), (d2, _, e2, _) = sides[("n", 1.0)], sides[("n", -1.0)]
         if abs(d1 - d2) > profile.end_asymmetry * (d1 + d2) / 2:
             weak = 1.0 if e1 < e2 else -1.0
-            sides[("n", weak)] = (sides[("n", -weak)][0], np.zeros((0, 2)), 0.0)
+            sides[("n", weak)] = (sides[("n", -weak)][0], np.zeros((0, 2)), 0.0, False)
             guessed += 1
+    # a side stopped by the photo's border well short of its opposite side: the tile is cut off
+    cut_by_border = any(sides[(a, s_)][3] and sides[(a, s_)][0] < (1 - profile.cut_shortfall) * sides[(a, -s_)][0]
+                        for a in ("u", "n") for s_ in (1.0, -1.0))
     if guessed > profile.max_guessed_sides:
         return None
     # a line per side: fitted through its edge points when there are enough, else parallel to the axis
     side_lines = {}
-    for key, (d, pts, _) in sides.items():
+    for key, (d, pts, _, _) in sides.items():
         axis, sgn = key
         direction = n if axis == "u" else u
         origin = (c if axis == "u" else cc) + d * sgn * (u if axis == "u" else n)
@@ -400,7 +408,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     # cut off: a corner lies beyond the border by more than a sliver of the tile (a tile that just
     # touches the border, all its pips in view, is kept)
     m = profile.border_margin - profile.cut_tolerance * short
-    cut = bool( (quad_full[:, 0] < m).any() or (quad_full[:, 1] < m).any()
+    cut = bool(cut_by_border or (quad_full[:, 0] < m).any() or (quad_full[:, 1] < m).any()
                or (quad_full[:, 0] > w - 1 - m).any() or (quad_full[:, 1] > h - 1 - m).any())
     score = float((1 - off / (profile.divider_center_tol * long_)) * 0.3
                   + (1 - angle / profile.divider_angle_tol) * 0.3 + face_frac * 0.4) * (1 - 0.15 * guessed)

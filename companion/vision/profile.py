@@ -63,6 +63,7 @@ class Profile:
     edge_rel_rise: float = 0.45  # ... and this fraction of the strongest rise on that side
     border_margin: float = 2.0  # pixels of the working image: a face this near the border is cut off
     min_relative_size: float = 0.45  # a face shorter than this fraction of the photo's median face is dropped
+    cut_shortfall: float = 0.12  # a side ending at the border this much shorter than its opposite: cut off
     cut_tolerance: float = 0.2  # a corner may lie this far (tile widths) beyond the border and count as whole
     ring_width: float = 0.45  # outer ring around a face, checked for contrast (diameter, in tile widths)
     ring_gap: float = 0.12  # ... leaving out this much next to the edge (bevels, seams)

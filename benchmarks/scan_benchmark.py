@@ -1,7 +1,8 @@
 """Measure the scanner on labelled photos: the committed samples, fresh synthetic photos and real photos.
 
     nice .venv/bin/python benchmarks/scan_benchmark.py [--fresh 300] [--seed-start 50000] [--no-samples]
-                                                       [--no-real] [--by-tag] [--worst 10] [--out DIR]
+                                                       [--no-real] [--kind KIND ...] [--by-tag] [--worst 10]
+                                                       [--out DIR]
 
 For each dataset it prints tile recall, tile precision, value accuracy (both halves right, in either
 order), hand-exact rate (every tile of the photo found and read right, nothing extra), ends-right (the
@@ -226,7 +227,8 @@ def bench_folder(folder: Path, profile) -> list[PhotoResult]:
     return results
 
 
-def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1) -> dict[str, list[PhotoResult]]:
+def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1,
+                kinds: tuple[str, ...] = ROTATION) -> dict[str, list[PhotoResult]]:
     from companion.synth import render_photo
     from companion.synth.exif import with_orientation
 
@@ -235,7 +237,7 @@ def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1) -> dict
     by_kind: dict[str, list[PhotoResult]] = {}
     for i in range(count):
         seed = seed_start + i
-        kind = ROTATION[i % len(ROTATION)]
+        kind = kinds[i % len(kinds)]
         data, label = render_photo(seed, kind=kind, name=f"synth-{seed}.jpg")
         orientation = orientation_for(seed, exif)
         if orientation != 1:  # stored turned, as phones do: the scanner must turn it back
@@ -268,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", type=int, default=300, help="fresh synthetic photos (0: none)")
     ap.add_argument("--seed-start", type=int, default=50000)
     ap.add_argument("--exif", type=float, default=0.1, help="fraction of fresh photos stored turned with EXIF")
+    ap.add_argument("--kind", action="append", choices=sorted(set(ROTATION)),
+                    help="fresh photos of this kind only (repeatable; default: a rotation of all kinds)")
     ap.add_argument("--samples", type=Path, default=ROOT / "sample_images")
     ap.add_argument("--no-samples", action="store_true")
     ap.add_argument("--real", type=Path, default=ROOT / ".." / "shared" / "real-photos")
@@ -286,7 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(summarize("sample_images", res))
         everything += res
     if args.fresh > 0:
-        by_kind = bench_fresh(args.fresh, args.seed_start, profile, args.exif)
+        by_kind = bench_fresh(args.fresh, args.seed_start, profile, args.exif, tuple(args.kind or ROTATION))
         fresh = [r for rs in by_kind.values() for r in rs]
         rows.append(summarize(f"fresh {args.fresh} (seeds {args.seed_start}+)", fresh))
         for kind, rs in sorted(by_kind.items()):

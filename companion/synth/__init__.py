@@ -11,8 +11,8 @@ This package only renders; it reads and writes no files (``benchmarks/make_photo
 
 from companion.synth.backgrounds import GROUNDS, UnknownGroundError
 from companion.synth.layouts import KINDS, UnknownKindError
-from companion.synth.render import LIGHTS, render_photo, render_scene
+from companion.synth.render import LIGHTS, InvalidSceneError, UnknownLightError, render_photo, render_scene
 from companion.synth.styles import STYLE_NAMES, UnknownStyleError
 
 __all__ = ["render_scene", "render_photo", "KINDS", "STYLE_NAMES", "GROUNDS", "LIGHTS", "UnknownKindError", "UnknownStyleError",
-           "UnknownGroundError"]
+           "UnknownGroundError", "UnknownLightError", "InvalidSceneError"]

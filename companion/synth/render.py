@@ -16,7 +16,8 @@ the ``pips[0]`` half. A tile whose top face is cut by the photo's border is labe
 that would sit ambiguously on the border (cut by a hair) are left out of the scene, never mislabelled.
 The same seed and arguments give the same photo.
 
-Raises ``UnknownKindError``, ``UnknownStyleError``, ``UnknownGroundError`` (all ``ValueError``).
+Raises ``UnknownKindError``, ``UnknownStyleError``, ``UnknownGroundError``, ``UnknownLightError`` and
+``InvalidSceneError`` (all ``ValueError``, quoting the bad value).
 """
 
 from __future__ import annotations
@@ -37,6 +38,21 @@ LIGHTS = ("sun", "shade", "dappled", "dim-warm", "overcast")
 
 SIZES = ((1280, 720), (1280, 960), (1600, 1200), (1920, 1080), (2048, 1536), (1440, 1080), (1600, 900))
 BIG_SIZES = ((4032, 3024), (3024, 4032), (4000, 3000))
+
+
+class InvalidSceneError(ValueError):
+    """A photo size, tile count, tilt or JPEG quality that the generator cannot honour."""
+
+
+def _check_arguments(size, count, tilt_deg, jpeg_quality) -> None:
+    if size is not None and (len(size) != 2 or not all(isinstance(v, int) and 64 <= v <= 10000 for v in size)):
+        raise InvalidSceneError(f"invalid size: {size!r} (width and height in pixels, 64 to 10000)")
+    if count is not None and not (isinstance(count, int) and 1 <= count <= 28):
+        raise InvalidSceneError(f"invalid count: {count!r} (a double-six set has 1 to 28 tiles)")
+    if tilt_deg is not None and not 0 <= tilt_deg <= 60:
+        raise InvalidSceneError(f"invalid tilt_deg: {tilt_deg!r} (0 is straight down; at most 60)")
+    if jpeg_quality is not None and not (isinstance(jpeg_quality, int) and 1 <= jpeg_quality <= 100):
+        raise InvalidSceneError(f"invalid jpeg_quality: {jpeg_quality!r} (1 to 100)")
 
 
 class Camera:
@@ -325,7 +341,13 @@ def _grass_tufts(rng: np.random.Generator, img: np.ndarray, cam: Camera, tiles: 
     _composite(img, canvas, alpha)
 
 
+class UnknownLightError(ValueError):
+    """A lighting name that the generator does not know."""
+
+
 def _light(rng: np.random.Generator, name: str) -> dict:
+    if name not in LIGHTS:
+        raise UnknownLightError(f"unknown light: {name!r} (known: {', '.join(LIGHTS)})")
     az = float(rng.uniform(0, 2 * math.pi))
     if name == "sun":
         el = math.radians(float(rng.uniform(25, 70)))
@@ -440,6 +462,9 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     "further photos of the same set"); without it each photo's set is drawn from ``seed``. Other arguments
     fix what is otherwise drawn at random.
     """
+    _check_arguments(size, count, tilt_deg, jpeg_quality)
+    if kind == "layout" and count is not None and not 5 <= count <= 18:
+        raise InvalidSceneError(f"invalid count: {count!r} for a line of play (5 to 18 tiles)")
     rng = np.random.default_rng(seed)
     # one physical set across photos: the same set_seed gives the very same set (colours, pips, thickness)
     st = pick_style(np.random.default_rng(set_seed) if set_seed is not None else rng, style)

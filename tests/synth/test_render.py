@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import cv2
 import numpy as np
 import pytest
 
 from companion.rules.tiles import Tile, check_distinct
-from companion.synth import (KINDS, STYLE_NAMES, UnknownGroundError, UnknownKindError, UnknownStyleError,
-                             render_photo, render_scene)
+from companion.synth import (KINDS, STYLE_NAMES, InvalidSceneError, UnknownGroundError, UnknownKindError,
+                             UnknownLightError, UnknownStyleError, render_photo, render_scene)
 from companion.synth.faces import face_texture
 from companion.synth.layouts import make_layout
 from companion.synth.styles import pick_style
@@ -152,6 +154,12 @@ def test_unknown_names_raise_clear_errors():
         render_scene(1, style="plaid")
     with pytest.raises(UnknownGroundError, match="'lava'"):
         render_scene(1, ground="lava", size=SMALL)
+    with pytest.raises(UnknownLightError, match="'strobe'"):
+        render_scene(1, light="strobe", size=SMALL)
+    for bad in (dict(size=(0, 100)), dict(count=29), dict(tilt_deg=80.0), dict(jpeg_quality=0)):
+        (key, value), = bad.items()
+        with pytest.raises(InvalidSceneError, match=re.escape(f"{key}: {value!r}")):
+            render_scene(1, **bad)
 
 
 def test_layout_tiles_never_overlap():

@@ -49,9 +49,13 @@ def _lab_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
-def _marks(ink: np.ndarray, profile: Profile) -> list[tuple[float, float]]:
-    """(area in square tile widths, circularity) of each ink mark bigger than a speck."""
+def _marks(ink: np.ndarray, margin: int, outer_top: bool, profile: Profile) -> list[tuple[float, float, bool]]:
+    """(area in square tile widths, circularity, touches the face's edge) of each mark bigger than a speck.
+
+    ``outer_top``: the half's outer end is its top row (half 0) rather than its bottom row (half 1).
+    """
     w = profile.rect_width
+    h = ink.shape[0]
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     out = []
     for i in range(1, n):
@@ -62,7 +66,8 @@ def _marks(ink: np.ndarray, profile: Profile) -> list[tuple[float, float]]:
         comp = (labels[y:y + bh, x:x + bw] == i).astype(np.uint8)
         contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         peri = max(1.0, cv2.arcLength(contours[0], True))
-        out.append((area, float(4 * np.pi * stats[i, 4] / peri ** 2)))
+        edge = x <= margin or x + bw >= w - margin or (y <= margin if outer_top else y + bh >= h - margin)
+        out.append((area, float(4 * np.pi * stats[i, 4] / peri ** 2), bool(edge)))
     return out
 
 
@@ -70,11 +75,13 @@ def _is_pip(area: float, circ: float, profile: Profile) -> bool:
     return profile.pip_area_min <= area <= profile.pip_area_max and circ >= profile.pip_min_circularity
 
 
-def _read_half(marks: list[tuple[float, float]], ref: float | None, profile: Profile) -> HalfReading:
+def _read_half(marks: list[tuple[float, float, bool]], ref: float | None, profile: Profile) -> HalfReading:
     """Count one half's pips; ``ref`` is the typical pip area on this tile (None if no clean pip)."""
     pips, odd_area, logo = 0, 0.0, False
-    for area, circ in marks:
-        if _is_pip(area, circ, profile) and (ref is None or ref / profile.pip_size_ratio <= area
+    for area, circ, edge in marks:
+        if edge and area > profile.pip_area_max:
+            odd_area += profile.pip_area_min  # ground or shadow let in by a loose outline, not a mark
+        elif _is_pip(area, circ, profile) and (ref is None or ref / profile.pip_size_ratio <= area
                                              <= ref * profile.pip_size_ratio):
             pips += 1
         elif area >= profile.logo_min_area:
@@ -128,8 +135,8 @@ def read_face(face_bgr: np.ndarray, profile: Profile) -> FaceReading:
     valid[m:max(m, split - band), m:w - m] = 1
     valid[min(2 * w - m, split + band):2 * w - m, m:w - m] = 1
     ink &= valid
-    marks = (_marks(ink[:split], profile), _marks(ink[split:], profile))
-    clean = [a for half in marks for a, c in half if _is_pip(a, c, profile)]
+    marks = (_marks(ink[:split], m, True, profile), _marks(ink[split:], m, False, profile))
+    clean = [a for half in marks for a, c, _ in half if _is_pip(a, c, profile)]
     ref = float(np.median(clean)) if clean else None
     top = _read_half(marks[0], ref, profile)
     bottom = _read_half(marks[1], ref, profile)

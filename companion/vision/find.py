@@ -215,40 +215,101 @@ def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return out.reshape(shape)
 
 
-def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, across: np.ndarray,
-               d_range: tuple[float, float], t_half: float, step: float, profile: Profile):
-    """The face's edge on one side: (distance from origin, edge points xy) or None.
+@dataclass
+class _Scan:
+    """Rays leaving ``origin + t * across`` along ``direction``: how the face-colour distance rises."""
 
-    Rays leave ``origin + t * across`` along ``direction``; the edge is the first distance where the
-    face-colour distance rises steeply on most rays (pips rise on a few rays only).
-    """
+    origin: np.ndarray
+    direction: np.ndarray
+    across: np.ndarray
+    ts: np.ndarray
+    ds: np.ndarray
+    rise: np.ndarray  # (rays, ds)
+    score: np.ndarray  # (ds,) median rise over the rays (pips rise on a few rays only)
+    beyond: np.ndarray  # (rays, ds) past the image's border
+    lag: int
+
+
+def _scan(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, across: np.ndarray,
+          d_range: tuple[float, float], t_half: float, step: float, profile: Profile) -> _Scan:
     ts = np.linspace(-t_half, t_half, 15)
     ds = np.arange(d_range[0], d_range[1] + step, step * 0.5)
     pts = origin + ts[:, None, None] * across + ds[None, :, None] * direction
     prof = _sample(dist, pts)  # (rays, ds)
-    beyond = ~np.isfinite(prof)  # past the image's border
-    if beyond.size and beyond[:, 0].mean() > 0.5:  # the border comes before any place the edge could be
-        return float(ds[0]), np.zeros((0, 2)), 0.0, True
-    prof = np.where(np.isfinite(prof), prof, profile.face_tolerance_max * 2)
+    beyond = ~np.isfinite(prof)
+    prof = np.where(beyond, profile.face_tolerance_max * 2, prof)
     lag = max(2, int(np.ceil(profile.edge_baseline / step)))  # rise measured over at least edge_baseline px
     rise = np.zeros_like(prof)
-    rise[:, lag:-lag] = prof[:, 2 * lag:] - prof[:, :-2 * lag]
-    score = np.percentile(rise, 50, axis=0)
+    if prof.shape[1] > 2 * lag:
+        rise[:, lag:-lag] = prof[:, 2 * lag:] - prof[:, :-2 * lag]
+    score = np.percentile(rise, 50, axis=0) if rise.size else np.zeros(len(ds))
+    return _Scan(origin, direction, across, ts, ds, rise, score, beyond, lag)
+
+
+def _edge_at(sc: _Scan, idx: int, thresh: float):
+    """(distance, edge points xy, strength, at the border) for the edge at index ``idx`` of a scan."""
+    d = float(sc.ds[idx])
+    win = max(2, int(round(2 * sc.lag)))
+    lo, hi = max(0, idx - win), min(len(sc.ds), idx + win + 1)
+    per_ray = lo + np.argmax(sc.rise[:, lo:hi], axis=1)
+    good = sc.rise[np.arange(len(sc.ts)), per_ray] >= thresh * 0.5
+    pts_edge = sc.origin + sc.ts[good, None] * sc.across + sc.ds[per_ray[good], None] * sc.direction
+    at_border = bool(sc.beyond[:, min(idx + sc.lag, len(sc.ds) - 1)].mean() > 0.5)
+    return d, pts_edge, float(sc.score[idx]), at_border
+
+
+def _first_rise(score: np.ndarray, profile: Profile) -> tuple[int, float] | None:
+    """Index of the first strong rise (then climbed to its peak) and the threshold used; None if none."""
     if score.size == 0 or score.max() < profile.edge_min_rise:
         return None
     thresh = max(profile.edge_min_rise, profile.edge_rel_rise * score.max())
     idx = int(np.argmax(score >= thresh))
     while idx + 1 < len(score) and score[idx + 1] >= score[idx]:
         idx += 1
-    d = float(ds[idx])
-    # per-ray edge position near d, for a line fit
-    win = max(2, int(round(2 * lag)))
-    lo, hi = max(0, idx - win), min(len(ds), idx + win + 1)
-    per_ray = lo + np.argmax(rise[:, lo:hi], axis=1)
-    good = rise[np.arange(len(ts)), per_ray] >= thresh * 0.5
-    pts_edge = origin + ts[good, None] * across + ds[per_ray[good], None] * direction
-    at_border = bool(beyond[:, min(idx + lag, len(ds) - 1)].mean() > 0.5)
-    return d, pts_edge, float(score[idx]), at_border
+    return idx, thresh
+
+
+def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, across: np.ndarray,
+               d_range: tuple[float, float], t_half: float, step: float, profile: Profile):
+    """The face's edge on one side: (distance from origin, edge points xy, strength, at border) or None.
+
+    The edge is the first distance where the face-colour distance rises steeply on most rays.
+    """
+    sc = _scan(dist, origin, direction, across, d_range, t_half, step, profile)
+    if sc.beyond.size and sc.beyond[:, 0].mean() > 0.5:  # the border comes before any place the edge could be
+        return float(sc.ds[0]), np.zeros((0, 2)), 0.0, True
+    first = _first_rise(sc.score, profile)
+    return None if first is None else _edge_at(sc, *first)
+
+
+def _find_ends(dist: np.ndarray, origin: np.ndarray, axis: np.ndarray, across: np.ndarray,
+               d_range: tuple[float, float], t_half: float, step: float, profile: Profile):
+    """Both ends of a face at once: the divider is at its middle, so the two ends lie (nearly, a slanted
+    view aside) equally far from it. A row of pips rises on one side only; the ends rise on both.
+
+    Returns {+1.0: edge or None, -1.0: edge or None} as ``_find_side`` gives them.
+    """
+    scans = {sgn: _scan(dist, origin, sgn * axis, across, d_range, t_half, step, profile) for sgn in (1.0, -1.0)}
+    if any(sc.beyond.size and sc.beyond[:, 0].mean() > 0.5 for sc in scans.values()):
+        return {sgn: _find_side(dist, origin, sgn * axis, across, d_range, t_half, step, profile)
+                for sgn in (1.0, -1.0)}
+    # allow the ends to differ by end_asymmetry: each side's score, max-filtered over that window
+    ds = scans[1.0].ds
+    k = max(1, int(round(profile.end_asymmetry / 2 * float(ds.mean()) / max(ds[1] - ds[0], 1e-6)))) \
+        if len(ds) > 1 else 1
+    kernel = np.ones((1, 2 * k + 1), np.uint8)
+    spread = {sgn: cv2.dilate(sc.score.astype(np.float32)[None, :], kernel).ravel() for sgn, sc in scans.items()}
+    both = np.minimum(spread[1.0], spread[-1.0])
+    first = _first_rise(both, profile)
+    if first is None:
+        return {sgn: _find_side(dist, origin, sgn * axis, across, d_range, t_half, step, profile)
+                for sgn in (1.0, -1.0)}
+    idx, thresh = first
+    out = {}
+    for sgn, sc in scans.items():
+        lo, hi = max(0, idx - k), min(len(ds), idx + k + 1)
+        out[sgn] = _edge_at(sc, lo + int(np.argmax(sc.score[lo:hi])), thresh)
+    return out
 
 
 def _intersect(p1, d1, p2, d2) -> np.ndarray:
@@ -313,10 +374,13 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     half_w = (sides[("u", 1.0)][0] + sides[("u", -1.0)][0]) / 2
     off_u = (sides[("u", 1.0)][0] - sides[("u", -1.0)][0]) / 2
     cc = c + off_u * u
+    end_range = (half_w * profile.tile_aspect_min * 0.85, half_w * profile.tile_aspect_max * 1.05)
+    if profile.joint_ends:
+        ends = _find_ends(dist, cc, n, u, end_range, 0.75 * half_w, step, profile)
+    else:
+        ends = {sgn: _find_side(dist, cc, sgn * n, u, end_range, 0.75 * half_w, step, profile) for sgn in (1.0, -1.0)}
     for sgn in (1.0, -1.0):
-        sides[("n", sgn)] = _find_side(dist, cc, sgn * n, u, (half_w * profile.tile_aspect_min * 0.85,
-                                                              half_w * profile.tile_aspect_max * 1.05),
-                                       0.75 * half_w, step, profile)
+        sides[("n", sgn)] = ends[sgn]
     found = [sides[("n", s_)] for s_ in (1.0, -1.0) if sides[("n", s_)] is not None]
     if len(found) < 2:
         d_guess = found[0][0] if found else half_w * profile.tile_aspect_typical

@@ -49,6 +49,7 @@ class Profile:
     face_tolerance_max: float = 40.0  # ... nor more
     divider_span_typical: float = 0.8  # usual divider length / tile width, for a side without a visible edge
     tile_aspect_typical: float = 2.0  # usual long/short side, for an end without a visible edge
+    joint_ends: bool = False  # look for both ends together (they are about equally far from the divider)
     end_asymmetry: float = 0.25  # ends' distances from the divider may differ by this fraction (perspective)
     max_guessed_sides: int = 3  # sides of a face that may be inferred rather than seen
     tile_aspect_min: float = 1.15  # long/short side of a found face (a tile tilted 50 degrees shortens)

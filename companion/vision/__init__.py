@@ -104,7 +104,9 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None) -> Reading
                             f"(near x={centre[0]:.0f}, y={centre[1]:.0f}, {_where(centre, width, height)}) "
                             "was left out")
             continue
-        reading = read_face(rectify(image_bgr, corners, profile), profile)
+        centre = corners.mean(axis=0)  # read a little beyond the outline: pips near a loose edge stay whole
+        reading = read_face(rectify(image_bgr, centre + (corners - centre) * (1 + profile.read_pad), profile),
+                            profile)
         pips = (reading.halves[0].pips, reading.halves[1].pips)
         if profile.blank_needs_logo and pips == (0, 0) and not any(h.logo for h in reading.halves):
             continue  # this set's double-blank carries the logo: a plain blank face is a plank, not a tile

@@ -73,6 +73,7 @@ class Profile:
     min_face_fill: float = 0.7  # face pixels / area of the fitted quadrilateral
 
     # --- reading pips (pips.py), on the rectified tile ----------------------------------------------
+    read_pad: float = 0.0  # the outline is grown by this fraction before the face is read
     rect_width: int = 96  # pixels across a rectified tile (its length is twice this)
     face_margin: float = 0.07  # border of the rectified face ignored (bevel), in tile widths
     divider_search: float = 0.25  # the divider is looked for this far (tile widths) from the face's middle

@@ -65,6 +65,9 @@ def _open(source: str | Path | bytes) -> Image.Image:
         return Image.open(path)
     except UnidentifiedImageError:
         raise PhotoFormatError(f"{_name(source)} is not an image this program can read") from None
+    except Image.DecompressionBombError:  # Pillow's own limit, met before ours on absurd headers
+        raise PhotoTooLargeError(f"{_name(source)} is too large: its header declares more than "
+                                 f"{Image.MAX_IMAGE_PIXELS * 2 // 1_000_000} megapixels") from None
     except OSError as exc:
         raise PhotoFormatError(f"{_name(source)} cannot be opened: {exc}") from None
 
@@ -101,7 +104,5 @@ def load_photo(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS,
             rgb = img.convert("RGB")
         except (OSError, SyntaxError, ValueError) as exc:
             raise PhotoFormatError(f"{_name(source)} is damaged or truncated: {exc}") from None
-        except Image.DecompressionBombError as exc:  # pragma: no cover - caught by the size check first
-            raise PhotoTooLargeError(f"{_name(source)} is too large: {exc}") from None
     arr = np.asarray(rgb)
     return np.ascontiguousarray(arr[:, :, ::-1])

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import struct
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +65,17 @@ def test_bad_photos_get_clear_errors(tmp_path):
     Image.new("1", (8000, 8000)).save(big, "PNG")
     with pytest.raises(PhotoTooLargeError, match="8000x8000"):
         load_photo(big.getvalue(), max_pixels=10_000_000)
+
+
+def test_a_tiny_file_declaring_a_huge_image_is_refused_before_decoding():
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", 30000, 30000, 8, 2, 0, 0, 0)
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b"")
+    assert len(png) < 200
+    with pytest.raises(PhotoTooLargeError, match="too large"):
+        load_photo(png)
 
 
 def test_profiles_load_and_unknown_is_refused():

@@ -80,10 +80,11 @@ def ink_masks(gray: np.ndarray, profile: Profile) -> list[np.ndarray]:
     # contrast relative to the local brightness (dim light, dark wood), within bounds
     contrast = np.clip(profile.ink_contrast_rel * mean, profile.ink_contrast_min, profile.ink_contrast)
     masks = []
-    if profile.ink_polarity in ("dark", "both"):
-        masks.append(g < mean - contrast)
-    if profile.ink_polarity in ("light", "both"):
-        masks.append(g > mean + contrast)
+    for level in (1.0,) + tuple(profile.ink_extra_levels):  # fainter levels catch shallow grooves
+        if profile.ink_polarity in ("dark", "both"):
+            masks.append(g < mean - contrast * level)
+        if profile.ink_polarity in ("light", "both"):
+            masks.append(g > mean + contrast * level)
     return masks
 
 
@@ -560,11 +561,15 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0) ->
     """Every tile face on ``work_bgr`` (BGR uint8, already reduced by ``scale``)."""
     gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
+    masks = ink_masks(gray, profile)
+    n_primary = 2 if profile.ink_polarity == "both" else 1
     found_by_mask, spots = [], np.zeros(gray.shape, bool)
-    for mask in ink_masks(gray, profile):
+    for k, mask in enumerate(masks):
         labels, found = _line_candidates(mask, profile)
-        found_by_mask.append((mask, found))
-        spots |= _spots(mask, labels, profile)
+        primary = masks[k % n_primary]  # pips and side samples use the first contrast level's ink
+        found_by_mask.append((primary, found))
+        if k < n_primary:
+            spots |= _spots(mask, labels, profile)
     lines = []
     for mask, found in found_by_mask:
         if found:

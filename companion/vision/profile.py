@@ -31,6 +31,7 @@ class Profile:
     ink_polarity: str = "both"  # "dark": pips/divider darker than the face; "light": lighter; "both"
     ink_window: float = 0.035  # local-mean window for ink, as a fraction of the working image's longer side
     ink_window_min: float = 41.0  # ... but at least this many pixels
+    ink_extra_levels: tuple = ()  # further contrast levels (fractions of the first) searched for dividers
     ink_blur: float = 0.0  # Gaussian sigma (working-image pixels) applied before looking for ink
     ink_contrast: float = 22.0  # gray levels an ink pixel differs from its local mean, at most
     ink_contrast_rel: float = 0.14  # ... as a fraction of the local mean
@@ -103,7 +104,11 @@ class Profile:
             if key not in known:
                 raise ProfileError(f"unknown profile field: {key!r}")
             default = getattr(cls, key)
-            if isinstance(default, bool):
+            if isinstance(default, tuple):
+                ok = isinstance(value, list) and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                     for v in value)
+                value = tuple(float(v) for v in value) if ok else value
+            elif isinstance(default, bool):
                 ok = isinstance(value, bool)
             elif isinstance(default, int):
                 ok = isinstance(value, int) and not isinstance(value, bool)

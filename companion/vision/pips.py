@@ -127,6 +127,15 @@ def read_face(face_bgr: np.ndarray, profile: Profile) -> FaceReading:
     strong = float(np.percentile(dist[m:2 * w - m, m:w - m], 99))
     thr = max(profile.pip_contrast_min, profile.pip_contrast_spread * spread,
               min(profile.pip_contrast, profile.pip_contrast_rel * strong))
+    if profile.pip_otsu:  # dim light: pips stand out less, but still clearly from the face
+        inner_d = dist[m:2 * w - m, m:w - m]
+        d8 = np.clip(inner_d * 2, 0, 255).astype(np.uint8)
+        otsu, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        otsu /= 2.0
+        upper, lower = inner_d[inner_d > otsu], inner_d[inner_d <= otsu]
+        if (upper.size and lower.size and 0.01 <= upper.size / inner_d.size <= 0.35
+                and upper.mean() >= profile.pip_contrast_dim and upper.mean() >= profile.pip_otsu_ratio * lower.mean()):
+            thr = min(thr, max(otsu, profile.pip_contrast_dim * 0.6))
     ink = (dist > thr).astype(np.uint8)
     ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     band = int(round(profile.divider_band * w))

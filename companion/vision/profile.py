@@ -82,6 +82,9 @@ class Profile:
     pip_contrast: float = 40.0  # Lab distance from the face colour that marks a pip pixel
     pip_contrast_rel: float = 0.5  # ... or this fraction of the face's strongest marks, if that is lower
     pip_contrast_min: float = 40.0  # ... but never below this
+    pip_otsu: bool = False  # lower the pip threshold to Otsu's when pips clearly stand out (dim light)
+    pip_contrast_dim: float = 25.0  # ... their mean contrast then being at least this
+    pip_otsu_ratio: float = 3.0  # ... and this many times the face's own
     pip_contrast_spread: float = 3.0  # ... or this many robust spreads of the face, whichever is larger
     pip_area_min: float = 0.006  # pip area in square tile widths (radius 0.044)
     pip_area_max: float = 0.06  # (radius 0.138)

@@ -27,9 +27,9 @@ class Profile:
     max_pips: int = 6  # highest half in the set (6, 9 or 12)
 
     # --- finding tiles (find.py), on a reduced "working" image -------------------------------------
-    work_max_side: int = 1280  # the photo is reduced so that its longer side is at most this
+    work_max_side: int = 2048  # the photo is reduced so that its longer side is at most this
     ink_polarity: str = "both"  # "dark": pips/divider darker than the face; "light": lighter; "both"
-    ink_window: float = 0.035  # local-mean window for ink, as a fraction of the working image's longer side
+    ink_window: float = 0.02  # local-mean window for ink, as a fraction of the working image's longer side
     ink_window_min: float = 41.0  # ... but at least this many pixels
     ink_extra_levels: tuple = ()  # further contrast levels (fractions of the first) searched for dividers
     ink_blur: float = 0.0  # Gaussian sigma (working-image pixels) applied before looking for ink
@@ -38,10 +38,10 @@ class Profile:
     ink_contrast_min: float = 8.0  # ... and at least
     divider_min_aspect: float = 3.5  # long/short side of a divider's bounding box
     divider_min_fill: float = 0.45  # divider area / its bounding box area
-    divider_min_len: float = 7.0  # pixels of the working image
+    divider_min_len: float = 8.0  # pixels of the working image
     divider_max_len: float = 0.5  # fraction of the working image's shorter side
     split_max_area: float = 0.0  # marks up to this fraction of the image are split into thin and thick parts (0: off)
-    divider_span_min: float = 0.45  # divider length / tile width, lowest plausible
+    divider_span_min: float = 0.5  # divider length / tile width, lowest plausible
     divider_span_max: float = 1.08  # divider length / tile width, highest plausible
     face_min_lightness: float = 0.0  # lowest Lab L (0..255) of a face; ivory sets use it to ignore dark ground
     max_face_spread: float = 12.0  # robust spread (Lab units) of the face beside the divider; busier is ground
@@ -54,7 +54,7 @@ class Profile:
     end_asymmetry: float = 0.25  # ends' distances from the divider may differ by this fraction (perspective)
     max_guessed_sides: int = 3  # sides of a face that may be inferred rather than seen
     tile_aspect_min: float = 1.15  # long/short side of a found face (a tile tilted 50 degrees shortens)
-    tile_aspect_max: float = 3.6
+    tile_aspect_max: float = 3.4
     divider_center_tol: float = 0.16  # divider centre's distance from the face centre, in tile lengths
     divider_angle_tol: float = 22.0  # degrees between the divider and the face's short side
     spot_max_size: float = 0.06  # largest pip-like mark, as a fraction of the working image's longer side
@@ -82,9 +82,9 @@ class Profile:
     pip_contrast: float = 40.0  # Lab distance from the face colour that marks a pip pixel
     pip_contrast_rel: float = 0.5  # ... or this fraction of the face's strongest marks, if that is lower
     pip_contrast_min: float = 40.0  # ... but never below this
-    pip_otsu: bool = False  # lower the pip threshold to Otsu's when pips clearly stand out (dim light)
-    pip_contrast_dim: float = 25.0  # ... their mean contrast then being at least this
-    pip_otsu_ratio: float = 3.0  # ... and this many times the face's own
+    pip_otsu: bool = True  # lower the pip threshold to Otsu's when pips clearly stand out (dim light)
+    pip_contrast_dim: float = 32.0  # ... their mean contrast then being at least this
+    pip_otsu_ratio: float = 5.0  # ... and this many times the face's own
     pip_contrast_spread: float = 3.0  # ... or this many robust spreads of the face, whichever is larger
     pip_area_min: float = 0.006  # pip area in square tile widths (radius 0.044)
     pip_area_max: float = 0.06  # (radius 0.138)

@@ -252,17 +252,31 @@ def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1,
 def bench_real(real_dir: Path) -> dict[str, list[PhotoResult]]:
     labels = json.loads((real_dir / "labels.json").read_text())["images"]
     out: dict[str, list[PhotoResult]] = {}
-    profiles = {}
+    profiles: dict = {}
     for entry in labels:
         folder = entry["file"].split("/")[0]
         if folder not in profiles:
-            profiles[folder] = load_profile(REAL_PROFILES.get(folder))
+            try:
+                profiles[folder] = load_profile(REAL_PROFILES.get(folder))
+            except ValueError as exc:  # report it and measure the rest
+                print(f"real {folder}: cannot load profile {REAL_PROFILES.get(folder)!r}: {exc}", flush=True)
+                profiles[folder] = None
         profile = profiles[folder]
+        if profile is None:
+            continue
         r = run_one(real_dir / entry["file"], entry, entry["file"], profile)
         r.path = real_dir / entry["file"]  # type: ignore[attr-defined]
         r.label = entry  # type: ignore[attr-defined]
         out.setdefault(folder, []).append(r)
     return out
+
+
+class _Rows(list):
+    """Table rows, each printed the moment it is known (a long run never loses what it measured)."""
+
+    def append(self, row: str) -> None:
+        super().append(row)
+        print(row, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -282,8 +296,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="write the worst photos annotated into this folder")
     args = ap.parse_args(argv)
     profile = load_profile(args.profile)
-    rows: list[str] = []
+    rows = _Rows()
     everything: list[PhotoResult] = []
+    print(HEADER, flush=True)
     t0 = time.perf_counter()
     if not args.no_samples and args.samples.is_dir():
         res = bench_folder(args.samples, profile)
@@ -307,8 +322,6 @@ def main(argv: list[str] | None = None) -> int:
                 everything += rs
         else:
             rows.append(f"real photos: none at {args.real}")
-    print(HEADER)
-    print("\n".join(rows))
     print(f"(total {time.perf_counter() - t0:.0f} s)")
     worst = sorted((r for r in everything if r.badness > 0), key=lambda r: -r.badness)[: args.worst]
     if worst:

@@ -97,7 +97,9 @@ def load_photo(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS,
             raise PhotoTooLargeError(f"{_name(source)} is too large: {w}x{h} pixels "
                                      f"(at most {max_pixels // 1_000_000} megapixels)")
         if draft_side and img.format == "JPEG" and max(w, h) > draft_side:
-            img.draft("RGB", (draft_side, draft_side))  # decodes at 1/2, 1/4 or 1/8 when that is enough
+            # decodes at 1/2, 1/4 or 1/8 when the result keeps its longer side at least draft_side
+            s = draft_side / max(w, h)
+            img.draft("RGB", (max(1, int(w * s)), max(1, int(h * s))))
         try:
             img.load()
             img = ImageOps.exif_transpose(img)

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from companion.photo import PhotoError, load_photo  # sets OPENCV_IO_MAX_IMAGE_PIXELS before cv2
+from companion.photo import PhotoError, load_photo, photo_size  # sets OPENCV_IO_MAX_IMAGE_PIXELS before cv2
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from companion.vision import Reading, read_tiles  # noqa: E402
+from companion.vision import Reading, TileReading, read_tiles  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 
 
@@ -44,17 +44,29 @@ def scan_photo(source: str | Path | bytes, *, profile: Profile | None = None, na
                annotate_to: str | Path | None = None) -> dict:
     """Read every tile in the photo ``source``; write an annotated picture into ``annotate_to`` if given."""
     file = _file_name(source, name)
+    profile = profile or Profile()
     try:
-        image = load_photo(source)
+        width, height = photo_size(source)
+        # a large JPEG is decoded reduced (draft mode) when the finder would reduce it anyway; faces too
+        # small to read there are read from the full photo, decoded only if needed
+        image = load_photo(source, draft_side=int(profile.work_max_side * profile.draft_slack))
     except PhotoError as exc:
         return {"file": file, "error": str(exc)}
-    reading = read_tiles(image, profile or Profile())
-    result = reading_to_dict(reading, file=file, width=image.shape[1], height=image.shape[0])
+    photo_scale = width / image.shape[1]
+
+    def full_res() -> np.ndarray:
+        return load_photo(source)
+
+    reading = read_tiles(image, profile, photo_scale=photo_scale, full_res=full_res if photo_scale > 1 else None)
+    result = reading_to_dict(reading, file=file, width=width, height=height)
     if annotate_to is not None:
         out_dir = Path(annotate_to)
         out_dir.mkdir(parents=True, exist_ok=True)
         stem = Path(file).stem or "photo"
-        cv2.imwrite(str(out_dir / f"{stem}.annotated.png"), annotate(image, reading))
+        shown = reading if photo_scale == 1 else Reading(
+            [TileReading(t.pips, (t.corners + 0.5) / photo_scale - 0.5, t.confidence) for t in reading.tiles],
+            reading.warnings)
+        cv2.imwrite(str(out_dir / f"{stem}.annotated.png"), annotate(image, shown))
     return result
 
 

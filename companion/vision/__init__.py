@@ -21,6 +21,7 @@ import os
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(1 << 26))  # before cv2 is imported anywhere
 
 from dataclasses import dataclass, field  # noqa: E402
+from typing import Callable  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -85,33 +86,48 @@ def _check_image(image_bgr: np.ndarray) -> np.ndarray:
     return image_bgr
 
 
-def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None) -> Reading:
-    """Find and read every whole tile in ``image_bgr``; cut-off tiles and doubts go to ``warnings``."""
+def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_scale: float = 1.0,
+               full_res: Callable[[], np.ndarray] | None = None) -> Reading:
+    """Find and read every whole tile in ``image_bgr``; cut-off tiles and doubts go to ``warnings``.
+
+    Rare options, for a photo decoded reduced (JPEG draft mode): ``photo_scale`` is how many photo pixels
+    one pixel of ``image_bgr`` spans (corners and warnings are given in photo pixels), and ``full_res``
+    returns the full photo; it is called at most once, and only when a face is narrower than
+    ``profile.full_res_below`` pixels of ``image_bgr``, to read such small faces at full resolution.
+    """
     profile = profile or Profile()
     image_bgr = _check_image(image_bgr)
     height, width = image_bgr.shape[:2]
+    photo_w, photo_h = int(round(width * photo_scale)), int(round(height * photo_scale))
     scale = min(1.0, profile.work_max_side / max(height, width))
     work = image_bgr if scale >= 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
     search = find_faces(work, profile, scale=scale)
     tiles: list[TileReading] = []
     warnings: list[str] = []
+    full: list[np.ndarray] = []
     for face in search.faces:
-        corners = (face.corners + 0.5) / scale - 0.5
+        corners = (face.corners + 0.5) / scale - 0.5  # in image_bgr pixels
+        in_photo = (corners + 0.5) * photo_scale - 0.5
         if face.cut_off:
-            centre = np.clip(corners.mean(axis=0), 0, [width - 1, height - 1])
-            warnings.append(f"a tile cut off by the {_edge_name(corners, width, height)} border of the photo "
-                            f"(near x={centre[0]:.0f}, y={centre[1]:.0f}, {_where(centre, width, height)}) "
+            centre = np.clip(in_photo.mean(axis=0), 0, [photo_w - 1, photo_h - 1])
+            warnings.append(f"a tile cut off by the {_edge_name(in_photo, photo_w, photo_h)} border of the photo "
+                            f"(near x={centre[0]:.0f}, y={centre[1]:.0f}, {_where(centre, photo_w, photo_h)}) "
                             "was left out")
             continue
-        centre = corners.mean(axis=0)  # read a little beyond the outline: pips near a loose edge stay whole
-        reading = read_face(rectify(image_bgr, centre + (corners - centre) * (1 + profile.read_pad), profile),
-                            profile)
+        source, at = image_bgr, corners
+        if full_res is not None and photo_scale > 1.0 and \
+                np.linalg.norm(corners[0] - corners[1]) < profile.full_res_below:
+            if not full:
+                full.append(_check_image(full_res()))
+            source, at = full[0], in_photo
+        centre = at.mean(axis=0)  # read a little beyond the outline: pips near a loose edge stay whole
+        reading = read_face(rectify(source, centre + (at - centre) * (1 + profile.read_pad), profile), profile)
         pips = (reading.halves[0].pips, reading.halves[1].pips)
         if profile.blank_needs_logo and pips == (0, 0) and not any(h.logo for h in reading.halves):
             continue  # this set's double-blank carries the logo: a plain blank face is a plank, not a tile
         conf = face.score * 0.3 + 0.7 * min(h.confidence for h in reading.halves)
-        tiles.append(TileReading(pips, corners.astype(np.float64), float(round(conf, 3))))
+        tiles.append(TileReading(pips, in_photo.astype(np.float64), float(round(conf, 3))))
     if not tiles and not warnings:
         warnings.append(NO_TILE_WARNING)
     tiles, more = _check_set(tiles, profile)

@@ -74,6 +74,8 @@ class Profile:
     min_face_fill: float = 0.7  # face pixels / area of the fitted quadrilateral
 
     # --- reading pips (pips.py), on the rectified tile ----------------------------------------------
+    draft_slack: float = 0.9  # a JPEG may be decoded reduced down to this fraction of work_max_side
+    full_res_below: float = 64.0  # a face narrower than this (pixels of a reduced decode) is read at full size
     read_pad: float = 0.0  # the outline is grown by this fraction before the face is read
     rect_width: int = 96  # pixels across a rectified tile (its length is twice this)
     face_margin: float = 0.07  # border of the rectified face ignored (bevel), in tile widths

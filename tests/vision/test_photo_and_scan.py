@@ -134,3 +134,16 @@ def test_jmherzog_ivory_floor():
 def test_jmherzog_ivory_target():
     total, right, missed = _score_jmherzog()
     assert right / total >= 0.98 and missed == 0
+
+
+def test_large_jpeg_is_read_reduced_with_corners_in_photo_pixels(tmp_path):
+    img = table(2400, 1800)
+    drawn = draw_tile(img, (800, 900), 20, 220, (5, 1))
+    draw_tile(img, (1600, 900), 100, 220, (4, 4))
+    Image.fromarray(img[:, :, ::-1]).save(tmp_path / "big.jpg", quality=92)
+    result = scan_photo(tmp_path / "big.jpg", profile=load_profile("giant-wood"), annotate_to=tmp_path)
+    assert (result["width"], result["height"]) == (2400, 1800)
+    assert sorted(sorted(t["pips"]) for t in result["tiles"]) == [[1, 5], [4, 4]]
+    five = next(t for t in result["tiles"] if sorted(t["pips"]) == [1, 5])
+    assert np.linalg.norm(np.mean(five["corners"], axis=0) - drawn.mean(axis=0)) < 15
+    assert (tmp_path / "big.annotated.png").is_file()

@@ -114,6 +114,28 @@ def _thin_part(comp: np.ndarray) -> np.ndarray:
     return comp & (1 - thick)
 
 
+def _elongated(labels: np.ndarray, n: int, stats: np.ndarray, profile: Profile) -> np.ndarray:
+    """Per component: long and thin enough to be a divider, judged from its second moments (vectorised)."""
+    flat = labels.ravel()
+    where = np.flatnonzero(flat)  # ink pixels only
+    lab = flat[where]
+    ys, xs = np.divmod(where, labels.shape[1])
+    # centred on each component's box corner to keep the sums small and exact enough
+    x = (xs - stats[lab, 0]).astype(np.float64)
+    y = (ys - stats[lab, 1]).astype(np.float64)
+    area = np.maximum(stats[:, 4].astype(np.float64), 1.0)
+    mx, my = np.bincount(lab, x, n) / area, np.bincount(lab, y, n) / area
+    sxx = np.bincount(lab, x * x, n) / area - mx ** 2
+    syy = np.bincount(lab, y * y, n) / area - my ** 2
+    sxy = np.bincount(lab, x * y, n) / area - mx * my
+    half_tr, det = (sxx + syy) / 2, sxx * syy - sxy ** 2
+    root = np.sqrt(np.maximum(half_tr ** 2 - det, 0.0))
+    big, small = half_tr + root, np.maximum(half_tr - root, 1e-6)
+    length = np.sqrt(12 * big)  # a bar of length l has variance l^2/12 along it
+    thick = np.sqrt(12 * small) + 1.0
+    return (length / thick >= 0.6 * profile.divider_min_aspect) & (length >= 0.6 * profile.divider_min_len)
+
+
 def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, list[_Line]]:
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     max_len = profile.divider_max_len * min(ink.shape)
@@ -122,6 +144,9 @@ def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, lis
     # a line of length l and thickness t has area l*t and a box side of at least l/sqrt(2): blobs go first
     maybe = ((side >= profile.divider_min_len * 0.7) & (stats[:, 4] >= profile.divider_min_len)
              & (side <= max_len * 1.5) & (stats[:, 4] <= 2.2 / profile.divider_min_aspect * side ** 2))
+    maybe[0] = False
+    if np.count_nonzero(maybe) > 64:  # many marks (grass, gravel): judge their shape by moments first
+        maybe &= _elongated(labels, n, stats, profile)
     if profile.split_max_area > 0:
         maybe |= (stats[:, 4] >= 3 * profile.divider_min_len) & (stats[:, 4] <= profile.split_max_area * ink.size)
     maybe[0] = False

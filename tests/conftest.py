@@ -1,5 +1,7 @@
-"""Browser tests: the real app on waitress in a thread (free port, temporary database), driven by
-Playwright through Debian's Chromium. Skipped cleanly when Chromium or Playwright is missing.
+"""Shared by the browser tests of every folder: the real app on waitress in a thread (free port,
+temporary database), driven by Playwright through Debian's Chromium. One Playwright instance serves the
+whole session (its sync API cannot run twice at once). Skipped cleanly when Chromium or Playwright is
+missing.
 
 Screenshots go to a temporary folder; set COMPANION_SHOTS=/some/dir to keep copies to look at."""
 
@@ -14,8 +16,6 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-
-pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="session")

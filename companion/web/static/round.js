@@ -92,7 +92,7 @@
         : "No tiles yet: take a photo, add tiles, type them, or tap “Went out”."));
     }
     const pips = hand.tiles.reduce((s, t) => s + t.a + t.b, 0);
-    hand.section.querySelector(".hand-total").textContent = `${hand.tiles.length} tile${hand.tiles.length === 1 ? "" : "s"} · ${pips} pips`;
+    hand.section.querySelector(".hand-total").textContent = `${hand.tiles.length} tile${hand.tiles.length === 1 ? "" : "s"} · ${pips} pip${pips === 1 ? "" : "s"}`;
     if (document.activeElement !== hand.typed) {
       hand.typed.value = hand.tiles.map(label).join(",");
       hand.typed.classList.remove("invalid");
@@ -177,7 +177,7 @@
       const warnings = reading.querySelector(".scan-warnings");
       warnings.replaceChildren(...(body.warnings || []).map((w) => el("li", {}, w)));
       const n = hand.tiles.length;
-      setStatus(hand, n ? `Read ${n} tile${n === 1 ? "" : "s"}, ${body.pip_total} pips. Tap a tile to correct it.`
+      setStatus(hand, n ? `Read ${n} tile${n === 1 ? "" : "s"}, ${body.pip_total} pip${body.pip_total === 1 ? "" : "s"}. Tap a tile to correct it.`
         : "Read no tiles. Take another photo, add the tiles, or type the hand.", null);
       renderAll();
       hand.section.dataset.scan = "done";

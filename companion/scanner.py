@@ -3,7 +3,7 @@
 Entry points: ``scan_photo(source, *, profile=None, name=None, annotate_to=None) -> dict`` (the exact
 object of CONTRACTS.md, or ``{"file", "error"}`` for a photo that cannot be read) and
 ``annotate(image_bgr, reading) -> np.ndarray`` (the photo with each tile's outline, coloured by
-confidence, its reading drawn large at its centre, and the warnings along the top). The CLI and the web
+confidence, its number and reading at its centre, and a band below with the totals and warnings). The CLI and the web
 API both call these.
 
 Conventions: ``image_bgr`` BGR uint8; corners are xy pixels of the photo as a person sees it.
@@ -78,39 +78,64 @@ def _confidence_colour(conf: float) -> tuple[int, int, int]:
     return (40, 40, 230)  # red
 
 
+def _fitted_text(text: str, width: float, font: int, most: float) -> tuple[float, int]:
+    """The font scale (at most ``most``) and stroke at which ``text`` is about ``width`` pixels wide."""
+    (w, _), _ = cv2.getTextSize(text, font, 1.0, 2)
+    scale = float(np.clip(width / max(w, 1), 0.35, most))
+    return scale, max(1, int(round(scale * 1.8)))
+
+
+def _wrap(text: str, font: int, scale: float, thick: int, width: int) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and cv2.getTextSize(trial, font, scale, thick)[0][0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + [line] if line else lines
+
+
 def annotate(image_bgr: np.ndarray, reading: Reading) -> np.ndarray:
-    """The photo with outlines, readings and warnings drawn on it (BGR uint8, same size)."""
-    out = image_bgr.copy()
-    h, w = out.shape[:2]
+    """The photo with each tile's outline (coloured by confidence, white at the ``pips[0]`` end), its
+    number and reading; below it a band with the totals and every warning, so nothing hides the photo."""
+    photo = image_bgr.copy()
+    h, w = photo.shape[:2]
     unit = max(1.0, max(h, w) / 1000.0)
     thick = max(2, int(round(2 * unit)))
+    font = cv2.FONT_HERSHEY_DUPLEX
     for k, t in enumerate(reading.tiles):
         pts = np.round(t.corners).astype(np.int32)
         colour = _confidence_colour(t.confidence)
-        cv2.polylines(out, [pts], True, (0, 0, 0), thick + 2, cv2.LINE_AA)
-        cv2.polylines(out, [pts], True, colour, thick, cv2.LINE_AA)
-        cv2.line(out, tuple(pts[0]), tuple(pts[1]), (255, 255, 255), thick, cv2.LINE_AA)  # the pips[0] end
-        short = float(np.linalg.norm(t.corners[0] - t.corners[1]))
-        text = f"{t.pips[0]}|{t.pips[1]}"
-        scale = max(0.5, short / 70.0)
-        (tw, th), base = cv2.getTextSize(text, cv2.FONT_HERSHEY_DUPLEX, scale, max(1, int(scale * 2)))
+        cv2.polylines(photo, [pts], True, (0, 0, 0), thick + 2, cv2.LINE_AA)
+        cv2.polylines(photo, [pts], True, colour, thick, cv2.LINE_AA)
+        cv2.line(photo, tuple(pts[0]), tuple(pts[1]), (255, 255, 255), thick, cv2.LINE_AA)  # the pips[0] end
+        short = float(np.linalg.norm(t.corners[0] - t.corners[1]) + np.linalg.norm(t.corners[2] - t.corners[3])) / 2
         cx, cy = t.corners.mean(axis=0)
+        text = f"{t.pips[0]}|{t.pips[1]}"
+        scale, stroke = _fitted_text(text, 0.5 * short, font, 1.6 * unit)  # small: the pips stay visible
+        (tw, th), base = cv2.getTextSize(text, font, scale, stroke)
         org = (int(cx - tw / 2), int(cy + th / 2))
-        cv2.rectangle(out, (org[0] - 4, org[1] - th - 4), (org[0] + tw + 4, org[1] + base + 2), (0, 0, 0), -1)
-        cv2.putText(out, text, org, cv2.FONT_HERSHEY_DUPLEX, scale, colour, max(1, int(scale * 2)), cv2.LINE_AA)
-        label = f"#{k + 1} {t.confidence:.2f}"
-        cv2.putText(out, label, (int(cx - tw / 2), int(cy + th / 2 + base + 18 * unit)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.5 * unit, (0, 0, 0), max(1, int(2 * unit)) + 1, cv2.LINE_AA)
-        cv2.putText(out, label, (int(cx - tw / 2), int(cy + th / 2 + base + 18 * unit)), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.5 * unit, (255, 255, 255), max(1, int(unit)), cv2.LINE_AA)
+        cv2.rectangle(photo, (org[0] - 3, org[1] - th - 3), (org[0] + tw + 3, org[1] + base), (0, 0, 0), -1)
+        cv2.putText(photo, text, org, font, scale, colour, stroke, cv2.LINE_AA)
+        number = str(k + 1)  # the same numbers as the CLI's table
+        nscale, nstroke = _fitted_text(number, 0.22 * short * len(number), font, 0.45 * scale)
+        (nw, nh), _ = cv2.getTextSize(number, font, nscale, nstroke)
+        norg = (int(cx - nw / 2), int(org[1] - th - 8 - 0.1 * short))
+        cv2.putText(photo, number, norg, font, nscale, (0, 0, 0), nstroke + 2, cv2.LINE_AA)
+        cv2.putText(photo, number, norg, font, nscale, (255, 255, 255), nstroke, cv2.LINE_AA)
+
     total = sum(sum(t.pips) for t in reading.tiles)
-    lines = [f"{len(reading.tiles)} tiles, {total} pips"] + [f"! {msg}" for msg in reading.warnings]
-    fs = 0.55 * unit
-    y = int(24 * unit)
-    for line in lines:
-        (tw, th), _ = cv2.getTextSize(line, cv2.FONT_HERSHEY_SIMPLEX, fs, max(1, int(unit)))
-        cv2.rectangle(out, (4, y - th - 6), (12 + tw, y + 6), (0, 0, 0), -1)
-        cv2.putText(out, line, (8, y), cv2.FONT_HERSHEY_SIMPLEX, fs, (0, 220, 255) if line.startswith("!") else
-                    (255, 255, 255), max(1, int(unit)), cv2.LINE_AA)
-        y += int(th + 14 * unit)
-    return out
+    count = len(reading.tiles)
+    band_font, band_scale, band_thick = cv2.FONT_HERSHEY_SIMPLEX, 0.6 * unit, max(1, int(round(unit)))
+    rows = [(f"{count} tile{'' if count == 1 else 's'}, {total} pip{'' if total == 1 else 's'}", (255, 255, 255))]
+    for message in reading.warnings:
+        rows += [(line, (0, 220, 255)) for line in _wrap(f"! {message}", band_font, band_scale, band_thick,
+                                                        w - int(16 * unit))]
+    line_h = int(cv2.getTextSize("Ag", band_font, band_scale, band_thick)[0][1] + 12 * unit)
+    band = np.full((line_h * len(rows) + int(10 * unit), w, 3), 24, np.uint8)
+    for i, (line, colour) in enumerate(rows):
+        cv2.putText(band, line, (int(8 * unit), line_h * (i + 1)), band_font, band_scale, colour, band_thick,
+                    cv2.LINE_AA)
+    return np.vstack([photo, band])

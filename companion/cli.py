@@ -53,9 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     calibrate = commands.add_parser("calibrate", help="learn a set profile from one photo of the whole set")
     calibrate.add_argument("photo", metavar="PHOTO")
-    calibrate.add_argument("--name", required=True)
+    calibrate.add_argument("--name", required=True, help="the profile's name (letters, digits, . _ -)")
     calibrate.add_argument("--set", dest="set_name", default="double-six",
                            choices=["double-six", "double-nine", "double-twelve"])
+    calibrate.add_argument("--out", default=None, metavar="PATH",
+                           help="where to write the profile (default ./NAME.json); the picture goes beside it (.png)")
+    calibrate.add_argument("--quiet", action="store_true", help="no progress on stderr")
     calibrate.set_defaults(handler=_cmd_calibrate)
 
     serve = commands.add_parser("serve", help="run the party dashboard")
@@ -196,7 +199,54 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    raise UsageError("companion calibrate: not available yet")
+    import json
+    import re
+    from pathlib import Path
+
+    from companion.photo import PhotoError, load_photo  # before cv2 (sets OpenCV's pixel limit)
+
+    import cv2
+
+    from calibration.learn import SETS, calibrate
+
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", args.name) or args.name.endswith(".json"):
+        raise UsageError(f"companion calibrate: invalid --name: {args.name!r} (letters, digits, '.', '_', '-'; "
+                         "no .json)")
+    out = Path(args.out) if args.out else Path(f"{args.name}.json")
+    if out.suffix.lower() != ".json":
+        raise UsageError(f"companion calibrate: --out must end in .json: {str(out)!r}")
+    picture = out.with_suffix(".png")
+    try:
+        image = load_photo(args.photo)
+    except PhotoError as exc:
+        print(f"companion calibrate: {exc}", file=sys.stderr)
+        return EXIT_PARTIAL
+
+    def progress(message: str) -> None:
+        if not args.quiet:
+            print(f"companion calibrate: {message}", file=sys.stderr, flush=True)
+
+    result = calibrate(image, name=args.name, max_pips=SETS[args.set_name], progress=progress)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(picture), result.picture(image)):
+            raise OSError("the picture could not be encoded")
+        if result.ok:
+            text = json.dumps(result.profile_json(Path(args.photo).name), indent=2) + "\n"
+            out.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        print(f"companion calibrate: cannot write {out if result.ok else picture}: {exc}", file=sys.stderr)
+        return EXIT_PARTIAL
+    if not result.ok:
+        print(f"companion calibrate: {args.photo}: refused to write profile {args.name!r}: it does not read its "
+              f"own photo as a whole {args.set_name} set: {result.check.summary()} (see {picture})",
+              file=sys.stderr)
+        return EXIT_PARTIAL
+    print(f"{args.name}: read all {result.check.expected} tiles of the {args.set_name} set exactly once "
+          f"(profile from {' + '.join(result.steps)})")
+    print(f"  profile: {out}   (use it with --profile {out})")
+    print(f"  picture: {picture}")
+    return EXIT_OK
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

@@ -1,0 +1,313 @@
+"""Learn a set profile from one photo of the whole set, laid out face up.
+
+Entry points: ``calibrate(image_bgr, *, name, max_pips=6, progress=None) -> Calibration`` and
+``reconcile(reading, max_pips) -> Reconciliation`` (what a reading holds against what the set must
+contain). ``Calibration.profile_json(source)`` is the profile file's contents; ``Calibration.picture(image)``
+the annotated picture of what was recognised.
+
+How: the contents of a set are known (every tile of a double-``max_pips`` set exactly once: 28, 55 or 91
+tiles), so a candidate profile can be judged on the photo without any labels: the more tiles of the set it
+reads exactly once, and the fewer readings it makes that the set cannot hold (a tile twice, a half above
+``max_pips``), the better. ``calibrate``
+
+1. tries the shipped profiles and variations of what describes a set's look (ink darker or lighter
+   than the face, a lowest face lightness or none, thin-line divider search on or off; ``BASES``);
+2. from the best, tries whether the double-blank carries a logo (``blank_needs_logo``, ``logo_min_area``);
+3. measures the tiles it recognised (their proportions, face colour, pip contrast and size) and tries
+   the profile narrowed to those measurements (tile aspect, lowest face lightness, pip size); a
+   refinement is kept only when it reads the photo at least as well;
+4. reports the result with ``Reconciliation``: ``ok`` only when every tile of the set was read exactly
+   once, nothing else was read and no tile was cut off by the border.
+
+Each step is one full reading of the photo (``companion.vision.read_tiles``), a second or a few for a
+phone photo; a calibration takes about 10 to 20 of them. What it does not do: it never writes files
+(the command line does), and it cannot see a misreading that swaps two tiles of the set with each other.
+
+Conventions as in ``companion.vision``: ``image_bgr`` BGR uint8, corners xy in the photo's pixels.
+Raises ``VisionInputError`` (``ValueError``) for an array that is not an image and ``ValueError`` for a
+``max_pips`` other than 6, 9 or 12.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field, fields, replace
+from typing import Callable
+
+import cv2
+import numpy as np
+
+from calibration import load_profile
+from companion.rules.tiles import Tile, double_set
+from companion.vision import Reading, TileReading, read_tiles
+from companion.vision.pips import rectify
+from companion.vision.profile import Profile
+
+__all__ = ["calibrate", "reconcile", "Calibration", "Reconciliation", "SETS", "BASES"]
+
+SETS = {"double-six": 6, "double-nine": 9, "double-twelve": 12}
+
+# Step 1's candidates: (label, shipped profile, overrides). Ordered from the most general; on a tie the
+# earlier one wins. "light ink" variants are for dark wood with light pips (the shipped ivory and
+# twelve-color profiles look for dark ink on a light face only).
+BASES: tuple[tuple[str, str, dict], ...] = (
+    ("giant-wood", "giant-wood", {}),
+    ("ivory", "ivory", {}),
+    ("twelve-color", "twelve-color", {}),
+    ("giant-wood, dark ink", "giant-wood", {"ink_polarity": "dark"}),
+    ("giant-wood, light ink", "giant-wood", {"ink_polarity": "light"}),
+    ("ivory, any face", "ivory", {"face_min_lightness": 0.0}),
+    ("ivory, light ink", "ivory", {"ink_polarity": "light", "face_min_lightness": 0.0}),
+)
+
+# Step 2: does the double-blank carry a logo? (label, overrides)
+LOGO_VARIANTS: tuple[tuple[str, dict], ...] = (
+    ("logo on the double-blank", {"blank_needs_logo": True, "logo_min_area": 0.05}),
+    ("no logo", {"blank_needs_logo": False, "logo_min_area": 1.0}),
+)
+
+LOGO_TRIES = 3  # step 2 tries the logo variants on this many of step 1's best candidates
+
+# Step 3's margins around what was measured (the next photos are lit and tilted differently)
+ASPECT_HEADROOM = 1.25  # tile_aspect_max = this x the longest-looking recognised tile
+LIGHTNESS_HEADROOM = 0.5  # face_min_lightness = this x the darkest recognised face (a dim photo halves it)
+PIP_AREA_HEADROOM = 2.5  # pip areas may be this many times smaller or larger than those measured
+
+
+@dataclass(frozen=True)
+class Reconciliation:
+    """What a reading of a whole-set photo holds against the set's contents."""
+
+    max_pips: int
+    once: tuple[Tile, ...]  # tiles of the set read exactly once
+    missing: tuple[Tile, ...]  # tiles of the set not read at all
+    twice: tuple[tuple[Tile, int], ...]  # tiles of the set read more than once, with how often
+    outside: tuple[tuple[int, int], ...]  # readings the set cannot hold (a half above max_pips)
+    cut_off: int = 0  # tiles left out because the photo's border cuts them
+
+    @property
+    def expected(self) -> int:
+        return len(double_set(self.max_pips))
+
+    @property
+    def ok(self) -> bool:
+        # a "cut off" warning beside a complete set is a mark on the ground near the border, not a tile
+        return len(self.once) == self.expected and not self.twice and not self.outside
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Higher is better: tiles read once, less every reading too many."""
+        surplus = sum(n - 1 for _, n in self.twice) + len(self.outside)
+        return (len(self.once) - surplus, -surplus)
+
+    def problems(self) -> list[str]:
+        """Each way the reading falls short of the set, as short phrases (empty when ``ok``)."""
+        out = []
+        if self.missing:
+            out.append(f"not found: {', '.join(str(t) for t in self.missing)}")
+        if self.twice:
+            out.append("read more than once: " + ", ".join(f"{t} x{n}" for t, n in self.twice))
+        if self.outside:
+            out.append(f"not in a double-{self.max_pips} set: " + ", ".join(f"{a}-{b}" for a, b in self.outside))
+        if self.cut_off and self.missing:
+            out.append(f"{self.cut_off} tile{'s' if self.cut_off > 1 else ''} cut off by the photo's border")
+        return out
+
+    def summary(self) -> str:
+        head = f"{len(self.once)} of {self.expected} tiles read exactly once"
+        return head if self.ok else f"{head}; " + "; ".join(self.problems())
+
+
+def reconcile(reading: Reading, max_pips: int) -> Reconciliation:
+    """Compare ``reading`` (of a photo meant to show the whole set) with a double-``max_pips`` set."""
+    counts: Counter = Counter()
+    outside = []
+    for t in reading.tiles:
+        a, b = (int(v) for v in t.pips)
+        if max(a, b) > max_pips:
+            outside.append((max(a, b), min(a, b)))
+        else:
+            counts[Tile(a, b)] += 1
+    every = double_set(max_pips)
+    cut = sum("cut off by the" in w for w in reading.warnings)
+    return Reconciliation(max_pips=max_pips,
+                          once=tuple(t for t in every if counts[t] == 1),
+                          missing=tuple(t for t in every if counts[t] == 0),
+                          twice=tuple((t, counts[t]) for t in every if counts[t] > 1),
+                          outside=tuple(sorted(outside, reverse=True)),
+                          cut_off=cut)
+
+
+@dataclass(frozen=True)
+class Trial:
+    label: str
+    profile: Profile
+    reading: Reading
+    check: Reconciliation
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The outcome: the best profile found, its reading of the photo and how that reconciles with the set."""
+
+    profile: Profile
+    reading: Reading
+    check: Reconciliation
+    steps: tuple[str, ...]  # the candidates that made the profile, in order ("ivory", "no logo", ...)
+    learned: dict = field(default_factory=dict)  # what was measured on the recognised tiles
+    trials: tuple[Trial, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return self.check.ok
+
+    def profile_json(self, source: str = "") -> dict:
+        """The profile file's contents: the fields that differ from the defaults (plus the ones that
+        describe the set), with ``_about`` and ``_learned`` comments."""
+        default = Profile()
+        keep = {"name", "max_pips", "ink_polarity", "tile_aspect_min", "tile_aspect_max", "tile_aspect_typical",
+                "face_min_lightness", "blank_needs_logo"}
+        data: dict = {
+            "_about": (f"Learned by companion calibrate from {source or 'a photo'} of the whole double-"
+                       f"{self.profile.max_pips} set ({self.check.summary()}), starting from "
+                       f"{' + '.join(self.steps)}."),
+            "_learned": self.learned,
+        }
+        for f in fields(Profile):
+            value = getattr(self.profile, f.name)
+            if f.name in keep or value != getattr(default, f.name):
+                data[f.name] = list(value) if isinstance(value, tuple) else value
+        return data
+
+    def picture(self, image_bgr: np.ndarray) -> np.ndarray:
+        """``image_bgr`` with every tile read outlined (a tile read twice in red) and, below, the verdict."""
+        from companion.scanner import annotate  # the scanner's drawing, so the picture looks like scan's
+
+        verdict = f"calibration {self.profile.name!r}: " + ("OK, " if self.ok else "REFUSED, ") + self.check.summary()
+        logo = "the double-blank carries a logo" if self.profile.blank_needs_logo else "no logo tile"
+        notes = [verdict, f"profile from {' + '.join(self.steps)}; {logo}"]
+        return annotate(image_bgr, Reading(self.reading.tiles, notes + list(self.reading.warnings)))
+
+
+def _measure(image_bgr: np.ndarray, tiles: list[TileReading], profile: Profile) -> dict:
+    """Proportions, face colour and pip statistics of the recognised tiles (in the profile's units)."""
+    if not tiles:
+        return {}
+    aspects, face_l, face_lab, contrasts, pip_areas = [], [], [], [], []
+    w = profile.rect_width
+    for t in tiles:
+        q = np.asarray(t.corners, float)
+        short = (np.linalg.norm(q[0] - q[1]) + np.linalg.norm(q[2] - q[3])) / 2
+        long_ = (np.linalg.norm(q[1] - q[2]) + np.linalg.norm(q[3] - q[0])) / 2
+        aspects.append(long_ / max(short, 1e-6))
+        lab = cv2.cvtColor(rectify(image_bgr, q, profile), cv2.COLOR_BGR2LAB).astype(np.float32)
+        m = max(1, int(round(profile.face_margin * w)))
+        inner = lab[m:2 * w - m, m:w - m]
+        face = np.median(inner.reshape(-1, 3), axis=0)
+        face_l.append(float(face[0]))
+        face_lab.append(face)
+        dist = np.linalg.norm(inner - face, axis=2)
+        if sum(t.pips) == 0:
+            continue
+        # pips: the marks well beyond the face's own variation, away from the divider band
+        band = int(round((1 - profile.divider_band) * w)), int(round((1 + profile.divider_band) * w))
+        dist[band[0] - m:band[1] - m] = 0
+        thr = max(profile.pip_contrast_min, float(np.percentile(dist, 99)) * 0.5)
+        ink = (dist > thr).astype(np.uint8)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        areas = sorted(stats[1:, cv2.CC_STAT_AREA] / float(w * w), reverse=True)[: sum(t.pips)]
+        if areas:
+            contrasts.append(float(np.median(dist[ink > 0])))
+            pip_areas += [float(a) for a in areas]
+    lab = np.median(np.asarray(face_lab), axis=0)
+    out = {
+        "tiles_measured": len(tiles),
+        "tile_aspect_median": round(float(np.median(aspects)), 3),
+        "tile_aspect_range": [round(float(min(aspects)), 3), round(float(max(aspects)), 3)],
+        "face_lab_median": [round(float(v), 1) for v in lab],
+        "face_lightness_range": [round(float(min(face_l)), 1), round(float(max(face_l)), 1)],
+    }
+    if contrasts:
+        out["pip_contrast_median"] = round(float(np.median(contrasts)), 1)
+        out["pip_area_median"] = round(float(np.median(pip_areas)), 4)
+        out["pip_area_range"] = [round(float(np.percentile(pip_areas, 5)), 4),
+                                 round(float(np.percentile(pip_areas, 95)), 4)]
+    return out
+
+
+def _refinements(profile: Profile, learned: dict) -> list[tuple[str, dict]]:
+    """Step 3's candidates: the profile narrowed to what was measured, one quantity at a time."""
+    out = []
+    if "tile_aspect_range" in learned:
+        typical = learned["tile_aspect_median"]
+        top = min(profile.tile_aspect_max, max(typical, learned["tile_aspect_range"][1]) * ASPECT_HEADROOM)
+        if top > profile.tile_aspect_min + 0.3:
+            out.append(("measured tile aspect", {"tile_aspect_typical": round(float(typical), 2),
+                                                 "tile_aspect_max": round(float(top), 2)}))
+    if "face_lightness_range" in learned and profile.ink_polarity == "dark":
+        floor = round(LIGHTNESS_HEADROOM * learned["face_lightness_range"][0], 1)
+        if floor > profile.face_min_lightness:
+            out.append(("measured face lightness", {"face_min_lightness": float(floor)}))
+    if "pip_area_range" in learned:
+        low = learned["pip_area_range"][0] / PIP_AREA_HEADROOM
+        high = learned["pip_area_range"][1] * PIP_AREA_HEADROOM
+        low, high = max(low, profile.pip_area_min), min(high, profile.pip_area_max)
+        if high > low * 2 and (low, high) != (profile.pip_area_min, profile.pip_area_max):
+            out.append(("measured pip size", {"pip_area_min": round(float(low), 4),
+                                              "pip_area_max": round(float(high), 4)}))
+    return out
+
+
+def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6,
+              progress: Callable[[str], None] | None = None) -> Calibration:
+    """Learn the profile ``name`` for a double-``max_pips`` set from ``image_bgr``, a photo of the whole
+    set face up. Always returns a ``Calibration``; ``ok`` says whether its profile reads the photo right."""
+    if max_pips not in SETS.values():
+        raise ValueError(f"invalid max_pips: {max_pips!r} (6, 9 or 12)")
+    say = progress or (lambda message: None)
+    trials: list[Trial] = []
+
+    def trial(label: str, profile: Profile) -> Trial:
+        t0 = time.perf_counter()
+        reading = read_tiles(image_bgr, profile)
+        check = reconcile(reading, max_pips)
+        done = Trial(label, profile, reading, check, time.perf_counter() - t0)
+        trials.append(done)
+        say(f"{label}: {check.summary()} ({done.seconds:.1f} s)")
+        return done
+
+    def better(a: Trial, b: Trial) -> bool:
+        return a.check.score > b.check.score
+
+    # 1. the shipped profiles and variations of the set's look
+    best: Trial | None = None
+    for label, shipped, overrides in BASES:
+        profile = replace(load_profile(shipped), **overrides, name=name, max_pips=max_pips)
+        t = trial(label, profile)
+        if best is None or better(t, best):
+            best = t
+    assert best is not None
+
+    # 2. the logo: learned as the double-blank's mark, or no logo at all; tried on the best few looks
+    leaders = sorted(trials, key=lambda t: t.check.score, reverse=True)[:LOGO_TRIES]
+    steps = [best.label]
+    for base in leaders:
+        for label, overrides in LOGO_VARIANTS:
+            if all(getattr(base.profile, k) == v for k, v in overrides.items()):
+                continue
+            t = trial(f"{base.label}, {label}", replace(base.profile, **overrides))
+            if better(t, best):
+                best, steps = t, [base.label, label]
+
+    # 3. refine what can be measured on the tiles read once, keeping each refinement that does no harm
+    once = set(best.check.once)
+    recognised = [t for t in best.reading.tiles if max(t.pips) <= max_pips and Tile(*t.pips) in once]
+    learned = _measure(image_bgr, recognised, best.profile)
+    for label, overrides in _refinements(best.profile, learned):
+        t = trial(f"+ {label}", replace(best.profile, **overrides))
+        if t.check.score >= best.check.score:
+            best, steps = t, steps + [label]
+    say(("calibrated: " if best.check.ok else "refused: ") + best.check.summary())
+    return Calibration(best.profile, best.reading, best.check, tuple(steps), learned, tuple(trials))

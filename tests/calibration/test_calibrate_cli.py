@@ -1,0 +1,151 @@
+"""``companion calibrate PHOTO --name NAME [--set ...] [--out PATH]``: what it writes, when it refuses, and
+that the profile it writes is what ``--profile PATH`` then reads with.
+
+Most of these hold whatever the recognizer's accuracy: the refusal tests use photos that cannot show a
+whole set, and the writing tests replace the recognizer with one that reads the photo's label (so they
+test calibration's own work: choosing, measuring, checking, writing), said where it is done."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+import calibration.learn as learn
+from calibration import load_profile
+from companion.cli import main
+from companion.synth import render_photo
+from companion.vision import Reading, TileReading
+
+SET_SEED = 31  # one set, photographed twice below
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def full_set(tmp_path_factory):
+    """A small photo of a whole pine set, and its label."""
+    data, label = render_photo(5, kind="full-set", style="pine-black", set_seed=SET_SEED, size=(960, 720),
+                               tilt_deg=5.0)
+    path = tmp_path_factory.mktemp("photos") / "set.jpg"
+    path.write_bytes(data)
+    return path, label
+
+
+@pytest.fixture()
+def label_reader(monkeypatch, full_set):
+    """The recognizer replaced by one that reads the full-set photo's label, whatever the profile."""
+    _, label = full_set
+    tiles = [TileReading(tuple(t["pips"]), np.asarray(t["corners"], float), 0.95) for t in label["tiles"]]
+
+    def read_tiles(image_bgr, profile=None, **kwargs):
+        return Reading(list(tiles), [])
+
+    monkeypatch.setattr(learn, "read_tiles", read_tiles)
+    return tiles
+
+
+def test_a_photo_read_as_the_whole_set_writes_a_profile_and_a_picture(capsys, tmp_path, full_set, label_reader):
+    photo, _ = full_set
+    out = tmp_path / "profiles" / "garden.json"
+    code, stdout, stderr = run(capsys, "calibrate", photo, "--name", "garden", "--out", out)
+    assert code == 0
+    assert "read all 28 tiles of the double-six set exactly once" in stdout
+    assert "garden.json" in stdout and "garden.png" in stdout
+    assert "giant-wood: 28 of 28 tiles read exactly once" in stderr  # progress, one line per candidate
+    data = json.loads(out.read_text())
+    assert data["name"] == "garden" and data["max_pips"] == 6 and data["blank_needs_logo"] is True
+    assert data["_learned"]["tiles_measured"] == 28
+    assert 1.8 < data["_learned"]["tile_aspect_median"] < 2.3  # a 2 x 1 tile seen almost from above
+    picture = cv2.imread(str(tmp_path / "profiles" / "garden.png"))
+    assert picture is not None and picture.shape[1] == 960 and picture.shape[0] > 720  # the photo + a band
+    profile = load_profile(str(out))
+    assert profile.name == "garden" and profile.max_pips == 6
+
+
+def test_the_default_output_is_name_json_in_the_current_folder(capsys, tmp_path, monkeypatch, full_set,
+                                                               label_reader):
+    photo, _ = full_set
+    monkeypatch.chdir(tmp_path)
+    code, _, _ = run(capsys, "calibrate", photo, "--name", "pine.2", "--quiet")
+    assert code == 0
+    assert (tmp_path / "pine.2.json").is_file() and (tmp_path / "pine.2.png").is_file()
+
+
+def test_quiet_leaves_stderr_empty(capsys, tmp_path, full_set, label_reader):
+    photo, _ = full_set
+    code, _, stderr = run(capsys, "calibrate", photo, "--name", "q", "--out", tmp_path / "q.json", "--quiet")
+    assert code == 0 and stderr == ""
+
+
+def test_the_written_profile_is_what_scan_and_verify_read_with(capsys, tmp_path, full_set, label_reader):
+    photo, _ = full_set
+    out = tmp_path / "garden.json"
+    assert run(capsys, "calibrate", photo, "--name", "garden", "--out", out, "--quiet")[0] == 0
+    code, stdout, stderr = run(capsys, "scan", photo, "--profile", out, "--json")
+    assert code == 0, stderr
+    assert json.loads(stdout)["width"] == 960
+    code, stdout, stderr = run(capsys, "verify", photo, "--profile", out, "--json")
+    assert code == 0, stderr
+
+
+def test_a_misread_tile_refuses_naming_the_tiles_and_writes_no_profile(capsys, tmp_path, monkeypatch, full_set,
+                                                                       label_reader):
+    photo, _ = full_set
+    misread = [TileReading((5, 2), t.corners, t.confidence) if sorted(t.pips) == [3, 5] else t
+               for t in label_reader]
+    monkeypatch.setattr(learn, "read_tiles", lambda image, profile=None, **kw: Reading(list(misread), []))
+    out = tmp_path / "bad.json"
+    code, stdout, stderr = run(capsys, "calibrate", photo, "--name", "bad", "--out", out, "--quiet")
+    assert code == 1 and stdout == ""
+    assert stderr.count("\n") == 1
+    assert "refused to write profile 'bad'" in stderr
+    assert "27 of 28" not in stderr and "26 of 28 tiles read exactly once" in stderr
+    assert "not found: 5-3" in stderr and "read more than once: 5-2 x2" in stderr
+    assert not out.exists()
+    assert (tmp_path / "bad.png").is_file()  # the picture shows what was recognised
+
+
+def test_double_nine_expects_55_tiles(capsys, tmp_path, full_set, label_reader):
+    photo, _ = full_set
+    code, _, stderr = run(capsys, "calibrate", photo, "--name", "nine", "--set", "double-nine",
+                          "--out", tmp_path / "nine.json", "--quiet")
+    assert code == 1
+    assert "28 of 55 tiles read exactly once; not found: 7-0, 7-1" in stderr
+
+
+def test_a_photo_of_a_few_tiles_is_refused_with_the_tiles_it_lacks(capsys, tmp_path):
+    # the real recognizer: a hand of three tiles can never be a whole set, however well it is read
+    data, label = render_photo(8, kind="hand", count=3, style="ivory-black", size=(480, 360), tilt_deg=0.0)
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(data)
+    code, stdout, stderr = run(capsys, "calibrate", photo, "--name", "hand", "--out", tmp_path / "hand.json")
+    assert code == 1 and stdout == ""
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith(f"companion calibrate: {photo}: refused to write profile 'hand'")
+    assert "not found: 0-0, 1-0" in last and "see " in last
+    assert "giant-wood:" in stderr  # progress came first
+    assert not (tmp_path / "hand.json").exists()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--name", "a/b"], "invalid --name: 'a/b'"),
+    (["--name", "x.json"], "invalid --name: 'x.json'"),
+    (["--name", "x", "--out", "x.txt"], "--out must end in .json"),
+    (["--name", "x", "--set", "double-seven"], "invalid choice: 'double-seven'"),
+])
+def test_usage_errors_exit_2_with_one_line(capsys, tmp_path, argv, message):
+    code, stdout, stderr = run(capsys, "calibrate", tmp_path / "none.jpg", *argv)
+    assert code == 2 and stdout == "" and stderr.count("\n") == 1 and message in stderr
+
+
+def test_a_photo_that_cannot_be_read_exits_1_naming_it(capsys, tmp_path):
+    code, stdout, stderr = run(capsys, "calibrate", tmp_path / "missing.jpg", "--name", "x",
+                               "--out", tmp_path / "x.json")
+    assert code == 1 and stdout == "" and stderr.count("\n") == 1 and "missing.jpg" in stderr

@@ -1,124 +1,278 @@
-"""How fast the dashboard follows a match: open N live streams, score rounds, time the fan-out.
+"""A party on loopback: N boards follow the matches live while phones send a burst of rounds at once.
 
-Runs the real app on waitress (the same settings as ``companion serve``) on a free local port with a
-temporary database, opens ``--streams`` event streams (each as a browser would: one connection,
-one server thread), then posts ``--rounds`` rounds one after another and measures, per round, the
-time from sending the POST to each stream receiving the new version. Also times the POSTs alone.
+Starts ``companion serve`` in a child process (its own interpreter, as at a party) on a free port of
+127.0.0.1 with a temporary database, creates ``--matches`` matches, and opens ``--viewers`` boards spread
+over them. Each board follows its match as ``board.js`` does: one event stream
+(``/m/<id>/live/events``) whose events carry the board's rendered live part. Then phones post
+``--rounds`` rounds in bursts of ``--burst`` sent at the same moment, ``--gap`` seconds apart (``--gap 0``: back to back), each
+with an ``Idempotency-Key``; the first ``--resend`` are sent twice at once (a phone that retried).
 
-    .venv/bin/python benchmarks/dashboard_live.py --streams 40 --rounds 20
+Prints the delivery latency, from sending a round to a board having the live part that shows it (per
+round and board), and the round POSTs' latency, each as p50/p95/p99/max; the errors; and whether any round was lost or recorded twice (every acknowledged round is in the match, once,
+numbered 1, 2, ... without gaps). Exit status 1 if a round was lost or duplicated or a board missed one.
 
-Prints the figures; writes nothing.
+Bounded: it stops by itself after ``--max-seconds`` and refuses more than 1000 viewers or 5000 rounds.
+Only 127.0.0.1 is contacted.
+
+    .venv/bin/python benchmarks/dashboard_live.py --viewers 200 --rounds 200 --burst 20 --gap 1
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
+import asyncio
+import bisect
 import json
-import statistics
+import os
+import signal
+import socket
+import subprocess
 import sys
 import tempfile
-import threading
 import time
+import urllib.request
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from companion.web import create_app  # noqa: E402
-from companion.web.server import THREADS, make_server  # noqa: E402
-
-
-def _post(port: int, path: str, body: dict, token: str | None = None) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    conn.request("POST", path, json.dumps(body), headers)
-    response = conn.getresponse()
-    data = json.loads(response.read())
-    conn.close()
-    return response.status, data
+ROOT = Path(__file__).resolve().parents[1]
+HOST = "127.0.0.1"
+MAX_VIEWERS, MAX_ROUNDS = 1000, 5000
 
 
-class Listener(threading.Thread):
-    """One live stream: records when each version arrives."""
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return s.getsockname()[1]
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (p in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    return ordered[max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))]
+
+
+def spread(values: list[float]) -> str:
+    if not values:
+        return "no samples"
+    ms = lambda s: f"{1000 * s:.0f}"  # noqa: E731
+    return (f"p50 {ms(percentile(values, 50))} / p95 {ms(percentile(values, 95))} / "
+            f"p99 {ms(percentile(values, 99))} / max {ms(max(values))} ms ({len(values)} samples)")
+
+
+async def http(port: int, method: str, path: str, body: bytes = b"", headers: dict | None = None,
+               timeout: float = 30.0) -> tuple[int, bytes]:
+    """One HTTP/1.0 exchange (the server closes the connection after the answer)."""
+    async def exchange() -> tuple[int, bytes]:
+        reader, writer = await asyncio.open_connection(HOST, port)
+        head = [f"{method} {path} HTTP/1.0", f"Host: {HOST}:{port}", f"Content-Length: {len(body)}"]
+        head += [f"{k}: {v}" for k, v in (headers or {}).items()]
+        writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+        data = await reader.read()
+        writer.close()
+        status_line, _, rest = data.partition(b"\r\n")
+        return int(status_line.split()[1]), rest.partition(b"\r\n\r\n")[2]
+    return await asyncio.wait_for(exchange(), timeout)
+
+
+class Board:
+    """One board, as ``board.js`` follows a match: the board's event stream, each event the live part."""
 
     def __init__(self, port: int, match_id: str) -> None:
-        super().__init__(daemon=True)
         self.port, self.match_id = port, match_id
-        self.seen: dict[int, float] = {}
-        self.ready = threading.Event()
-        self.stop = False
+        self.shown: list[tuple[int, float]] = []  # (version, when its whole event had arrived)
+        self.errors: list[str] = []
+        self.connected = asyncio.Event()
 
-    def run(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-        conn.request("GET", f"/api/matches/{self.match_id}/events")
-        response = conn.getresponse()
-        if response.status != 200:
-            self.ready.set()
+    async def follow(self) -> None:
+        try:
+            reader, writer = await asyncio.open_connection(HOST, self.port)
+            writer.write(f"GET /m/{self.match_id}/live/events HTTP/1.0\r\nHost: {HOST}\r\n\r\n".encode())
+            status = await reader.readline()
+            if b" 200 " not in status:
+                self.errors.append(f"stream refused: {status.decode().strip()}")
+                return
+            self.connected.set()
+            version = None
+            while line := await reader.readline():
+                if line.startswith(b"id: "):
+                    version = int(line[4:])
+                elif line == b"\n" and version is not None:  # the event is complete: the board shows it
+                    self.shown.append((version, time.perf_counter()))
+                    version = None
+            self.errors.append("stream ended")
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            self.errors.append(f"stream: {exc!r}")
+        finally:
+            self.connected.set()
+
+
+def first_at_or_after(seen: list[tuple[int, float]], version: int) -> float | None:
+    """When ``seen`` (versions growing) first reached ``version``, or None."""
+    k = bisect.bisect_left(seen, (version, float("-inf")))
+    return seen[k][1] if k < len(seen) else None
+
+
+async def party(port: int, args: argparse.Namespace) -> int:
+    deadline = time.perf_counter() + args.max_seconds
+    matches = []
+    for m in range(args.matches):
+        body = json.dumps({"players": ["Ann", "Bob"], "rules": "block", "target": 10_000}).encode()
+        status, data = await http(port, "POST", "/api/matches", body, {"Content-Type": "application/json"})
+        if status != 201:
+            print(f"cannot create a match: {status} {data[:200]!r}")
+            return 1
+        matches.append(json.loads(data))
+    boards = [Board(port, matches[k % len(matches)]["id"]) for k in range(args.viewers)]
+    tasks = [asyncio.ensure_future(board.follow()) for board in boards]
+    await asyncio.wait_for(asyncio.gather(*(b.connected.wait() for b in boards)), 30)
+    await asyncio.sleep(0.5)  # every board has fetched its first fragment
+    refused = sum(1 for b in boards if b.errors)
+
+    sent: dict[str, float] = {}     # idempotency key -> first send time
+    acknowledged: dict[str, tuple[str, int]] = {}  # key -> (match id, round n)
+    api_latency: list[float] = []
+    statuses: dict[str, int] = {}
+
+    def count(what: str) -> None:
+        statuses[what] = statuses.get(what, 0) + 1
+
+    async def post_round(k: int) -> None:
+        match = matches[k % len(matches)]
+        key = f"load-{k}"
+        body = json.dumps({"hands": {"Ann": "1-0", "Bob": ""}}).encode()
+        headers = {"Content-Type": "application/json", "Authorization": f"Bearer {match['host_token']}",
+                   "Idempotency-Key": key}
+        start = time.perf_counter()
+        sent.setdefault(key, start)
+        try:
+            status, data = await http(port, "POST", f"/api/matches/{match['id']}/rounds", body, headers)
+        except (OSError, asyncio.TimeoutError) as exc:
+            count(type(exc).__name__)
             return
-        while not self.stop:
-            line = response.fp.readline()
-            if not line:
-                break
-            if line.startswith(b"id: "):
-                self.seen[int(line[4:])] = time.perf_counter()
-                self.ready.set()
-        conn.close()
+        api_latency.append(time.perf_counter() - start)
+        count(str(status))
+        if status == 201:
+            n = json.loads(data)["n"]
+            if acknowledged.setdefault(key, (match["id"], n)) != (match["id"], n):
+                count("resend answered differently")
+
+    # waves of --burst rounds sent at the same moment, --gap seconds apart; the first --resend rounds
+    # are sent twice at once, as a phone that gave up on a slow answer and tried again
+    burst_start = time.perf_counter()
+    for first in range(0, args.rounds, args.burst):
+        if time.perf_counter() > deadline:
+            count("not sent: out of time")
+            break
+        wave_start = time.perf_counter()
+        wave = range(first, min(args.rounds, first + args.burst))
+        await asyncio.gather(*(post_round(k) for k in wave), *(post_round(k) for k in wave if k < args.resend))
+        await asyncio.sleep(max(0.0, wave_start + args.gap - time.perf_counter()))
+    burst = time.perf_counter() - burst_start
+
+    # wait (bounded) for every board to show the last version of its match
+    final = {}
+    for match in matches:
+        status, data = await http(port, "GET", f"/api/matches/{match['id']}")
+        final[match["id"]] = json.loads(data)
+    settle = min(deadline, time.perf_counter() + 10)
+    while time.perf_counter() < settle and not all(
+            b.shown and b.shown[-1][0] >= final[b.match_id]["version"] for b in boards if not b.errors):
+        await asyncio.sleep(0.05)
+    for task in tasks:
+        task.cancel()
+
+    board_latency, missed = [], 0
+    for key, (match_id, n) in acknowledged.items():
+        base = next(m["version"] for m in matches if m["id"] == match_id)
+        for board in boards:
+            if board.match_id != match_id or not board.shown:  # refused: counted above
+                continue
+            seen = first_at_or_after(board.shown, base + n)
+            if seen is None:
+                missed += 1
+            else:
+                board_latency.append(max(0.0, seen - sent[key]))
+
+    lost = duplicated = 0
+    for match in matches:
+        rounds = final[match["id"]]["rounds"]
+        recorded = [r["n"] for r in rounds]
+        wanted = sorted(n for mid, n in acknowledged.values() if mid == match["id"])
+        lost += len(set(wanted) - set(recorded))
+        duplicated += len(recorded) - len(wanted)  # every recorded round was sent under its own key
+        if recorded != list(range(1, len(recorded) + 1)):
+            print(f"match {match['id']}: rounds not numbered 1..n: {recorded[:20]}")
+    board_errors = sum(len(b.errors) for b in boards)
+
+    print(f"viewers {args.viewers} on {args.matches} match(es): open {args.viewers - refused}, refused {refused}")
+    print(f"rounds: {args.rounds} in waves of {args.burst} sent at once, {args.gap:g} s apart ({args.resend} sent "
+          f"twice), {burst:.1f} s in all; answers {dict(sorted(statuses.items()))}")
+    print(f"round POST latency: {spread(api_latency)}")
+    print(f"round sent -> every board following it has it: {spread(board_latency)}")
+    print(f"acknowledged {len(acknowledged)}, lost {lost}, duplicated {duplicated}; "
+          f"board/round pairs missed {missed}; board errors {board_errors}")
+    bad = lost or duplicated or missed or len(acknowledged) < args.rounds
+    return 1 if bad else 0
+
+
+def _server_peak_rss_mb(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--streams", type=int, default=40)
-    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--viewers", type=int, default=200, help="boards following live (default 200)")
+    parser.add_argument("--matches", type=int, default=4, help="matches the boards and rounds spread over")
+    parser.add_argument("--rounds", type=int, default=200, help="rounds in all (default 200)")
+    parser.add_argument("--burst", type=int, default=20, help="rounds sent at the same moment (default 20)")
+    parser.add_argument("--gap", type=float, default=1.0, help="seconds from one burst to the next (default 1)")
+    parser.add_argument("--resend", type=int, default=20, help="rounds each sent twice at once, same key")
+    parser.add_argument("--max-seconds", type=float, default=90.0, help="stop after this long, done or not")
     args = parser.parse_args()
+    if not (0 < args.viewers <= MAX_VIEWERS and 0 < args.rounds <= MAX_ROUNDS and args.matches > 0
+            and args.burst > 0 and args.gap >= 0 and 0 < args.max_seconds <= 600):
+        parser.error(f"viewers 1..{MAX_VIEWERS}, rounds 1..{MAX_ROUNDS}, max-seconds up to 600")
 
+    port = _free_port()
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app({"DATABASE": str(Path(folder) / "bench.sqlite3")})
-        server = make_server(app, "127.0.0.1", 0)
-        threading.Thread(target=server.run, daemon=True).start()
-        port = server.effective_port
-        status, match = _post(port, "/api/matches", {"players": ["Ann", "Bob"], "rules": "block",
-                                                     "target": 10_000})
-        assert status == 201, match
-        listeners = [Listener(port, match["id"]) for _ in range(args.streams)]
-        for listener in listeners:
-            listener.start()
-        for listener in listeners:
-            listener.ready.wait(10)
-        refused = [listener for listener in listeners if not listener.seen]  # 503 past the cap
-        listeners = [listener for listener in listeners if listener.seen]
-        live = len(listeners)
-        post_times, fan_out, worst, missed = [], [], [], 0
-        for n in range(1, args.rounds + 1):
-            version = match["version"] + n  # each round bumps the match's version once
-            sent = time.perf_counter()
-            status, result = _post(port, f"/api/matches/{match['id']}/rounds",
-                                   {"hands": {"Ann": "1-0", "Bob": ""}}, match["host_token"])
-            post_times.append(time.perf_counter() - sent)
-            assert status == 201, result
-            deadline = time.perf_counter() + 5
-            while time.perf_counter() < deadline and not all(version in lst.seen for lst in listeners):
-                time.sleep(0.002)
-            got = [lst.seen[version] - sent for lst in listeners if version in lst.seen]
-            missed += len(listeners) - len(got)
-            fan_out.extend(got)
-            worst.append(max(got))
-        for listener in listeners:
-            listener.stop = True
-        app.extensions["companion.broker"].close()
-        time.sleep(0.3)
-        server.close()
-
-    ms = lambda s: f"{1000 * s:.1f} ms"  # noqa: E731
-    print(f"server threads {THREADS}, stream cap {app.config['MAX_STREAMS']}; streams asked {args.streams}, "
-          f"open {live}, refused {len(refused)}")
-    print(f"POST round: median {ms(statistics.median(post_times))}, max {ms(max(post_times))} "
-          f"over {args.rounds} rounds")
-    print(f"change seen by a stream (POST sent -> event read): median {ms(statistics.median(fan_out))}, "
-          f"p95 {ms(sorted(fan_out)[int(0.95 * (len(fan_out) - 1))])}, "
-          f"slowest stream per round max {ms(max(worst))}; events missed {missed}")
-    return 0
+        log = Path(folder) / "server.log"  # a file, not a pipe: a full pipe would stall the server
+        with open(log, "w") as log_file:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
+                 "--db", str(Path(folder) / "party.sqlite3")],
+                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        try:
+            for _ in range(100):
+                try:
+                    urllib.request.urlopen(f"http://{HOST}:{port}/api/presets", timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            else:
+                print("the server did not start")
+                return 1
+            status = asyncio.run(asyncio.wait_for(party(port, args), args.max_seconds + 15))
+            peak = _server_peak_rss_mb(server.pid)
+            if peak is not None:
+                print(f"server peak memory {peak:.0f} MB")
+            return status
+        finally:
+            server.send_signal(signal.SIGINT)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
+            errors = [line for line in log.read_text().splitlines() if "ERROR" in line or "Traceback" in line]
+            if os.environ.get("KEEP_LOG"):
+                import shutil; shutil.copy(log, os.environ["KEEP_LOG"])
+            if errors:
+                print(f"server logged {len(errors)} error line(s), first: {errors[0]}")
 
 
 if __name__ == "__main__":

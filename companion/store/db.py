@@ -8,7 +8,8 @@ Conventions: connections use ``isolation_level=None`` (autocommit; we issue BEGI
 because Python's implicit transactions start too late and lose updates under a threaded server),
 ``journal_mode=WAL`` (readers never block the writer), ``synchronous=FULL`` (an acknowledged round
 survives a SIGKILL or power cut) and a busy timeout so concurrent writers queue instead of failing.
-One connection per request or per thread; a connection is never shared between threads.
+One connection per request or per thread; a connection is never shared between threads. Writers of
+one process queue on an in-process lock per database file before ``BEGIN IMMEDIATE`` (see ``write``).
 
 Does not know about matches: that is ``companion.store.matches``.
 """
@@ -18,6 +19,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -92,12 +94,28 @@ def default_db_path() -> Path:
     return base / "companion" / "companion.sqlite3"
 
 
+class _Connection(sqlite3.Connection):
+    """A connection that knows the in-process lock its database's writers queue on."""
+
+    writer_lock: threading.Lock
+
+
+_writer_locks: dict[str, threading.Lock] = {}
+_writer_locks_guard = threading.Lock()
+
+
+def _writer_lock(path: Path) -> threading.Lock:
+    with _writer_locks_guard:
+        return _writer_locks.setdefault(str(path.resolve()), threading.Lock())
+
+
 def connect(path: str | Path) -> sqlite3.Connection:
     """Open the database at ``path`` (creating its folder and schema if needed)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000,
-                           check_same_thread=False)
+                           check_same_thread=False, factory=_Connection)
+    conn.writer_lock = _writer_lock(path)
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA journal_mode = WAL")
@@ -118,11 +136,22 @@ def connect(path: str | Path) -> sqlite3.Connection:
 
 @contextmanager
 def write(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """Run a block as one ``BEGIN IMMEDIATE`` transaction: commit on success, roll back on error."""
-    conn.execute("BEGIN IMMEDIATE")
+    """Run a block as one ``BEGIN IMMEDIATE`` transaction: commit on success, roll back on error.
+
+    Writers in this process first queue on a lock: SQLite's busy handler makes waiting writers poll
+    with sleeps of up to 100 ms, so twenty phones posting at once would wait seconds. Writers in other
+    processes still meet the busy timeout."""
+    lock = getattr(conn, "writer_lock", None)
+    if lock is not None and not lock.acquire(timeout=BUSY_TIMEOUT_MS / 1000):
+        raise sqlite3.OperationalError("database is locked (waited for other writers in this process)")
     try:
-        yield conn
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+    finally:
+        if lock is not None:
+            lock.release()

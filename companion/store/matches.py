@@ -151,10 +151,15 @@ def _scored(row: sqlite3.Row, entries: list[dict[str, Any]]) -> tuple[list[dict[
     return results, scoring.tally(players, row["target"], results)
 
 
-def _view(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
+def _view(conn: sqlite3.Connection, row: sqlite3.Row, *,
+          results: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The match as the API shows it; ``results``: its rounds already scored (saves scoring them again)."""
     players = json.loads(row["players"])
     stored = _entries(conn, row["id"])
-    results, tally = _scored(row, [entry for _, entry, _ in stored])
+    if results is None or len(results) != len(stored):
+        results, tally = _scored(row, [entry for _, entry, _ in stored])
+    else:
+        tally = scoring.tally(players, row["target"], results)
     rounds = []
     for (n, entry, created_at), result in zip(stored, results):
         rounds.append({"n": n, **result, "boneyard": entry.get("boneyard"), "table": entry.get("table"),
@@ -287,7 +292,7 @@ def add_round(conn: sqlite3.Connection, match_id: str, body: Any, *,
                 return json.loads(done["response"])
         players = json.loads(row["players"])
         stored = _entries(conn, match_id)
-        _, before = _scored(row, [entry for _, entry, _ in stored])
+        results, before = _scored(row, [entry for _, entry, _ in stored])
         if before.winner is not None:
             raise MatchConflictError(f"match {match_id!r} is over: {before.winner} won; start a new match")
         entry = _entry(players, body, json.loads(row["pending_play"]))
@@ -297,7 +302,8 @@ def add_round(conn: sqlite3.Connection, match_id: str, body: Any, *,
                      (match_id, n, json.dumps(entry), _now()))
         conn.execute("UPDATE matches SET pending_play = '{}' WHERE id = ?", (match_id,))
         _log(conn, match_id, "round added", n, {"summary": _summary(n, result), "entry": entry})
-        view = _view(conn, _match_row(conn, match_id))
+        # the writer holds the database's one write lock: score only the new round, not all again
+        view = _view(conn, _match_row(conn, match_id), results=[*results, result])
         response = {"n": n, **result, **_standings(view)}
         if idempotency_key is not None:
             conn.execute("INSERT INTO idempotency (match_id, key, request_hash, status, response)"

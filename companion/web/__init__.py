@@ -29,7 +29,7 @@ BLUEPRINTS = (
 DEFAULTS: Mapping[str, Any] = {
     "DATABASE": None,                  # None: companion.store.db.default_db_path()
     "MAX_CONTENT_LENGTH": 30 * 1024 * 1024,  # uploads above this answer 413
-    "MAX_STREAMS": 48,                 # open event streams; keep below the server's threads
+    "MAX_STREAMS": 256,                # open event streams (one per board); the server keeps threads spare
     "STREAM_KEEPALIVE_S": 15.0,        # a comment line this often keeps proxies and phones connected
     "STREAM_POLL_S": 2.0,              # streams also re-read the version this often (other processes)
     "STREAM_RETRY_MS": 2000,           # the browser's reconnect delay after a dropped stream
@@ -45,6 +45,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from companion.store.db import default_db_path
     from companion.web import context, errors
     from companion.web.events import Broker
+    from companion.web.versioned_cache import VersionedCache
 
     app = Flask(__name__)
     app.config.from_mapping(DEFAULTS)
@@ -54,6 +55,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config["DATABASE"] = str(default_db_path())
     app.json.sort_keys = False
     app.extensions["companion.broker"] = Broker(app.config["MAX_STREAMS"])
+    app.extensions["companion.rendered"] = VersionedCache()
     app.extensions["companion.scan_gate"] = threading.BoundedSemaphore(app.config["SCAN_CONCURRENCY"])
     context.init_app(app)
     errors.init_app(app)

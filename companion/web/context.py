@@ -1,7 +1,8 @@
 """Per-request handles: the database connection on ``flask.g`` and the app's event broker.
 
 ``get_db()`` opens one connection per request (closed on teardown); ``broker()`` is the app's
-``companion.web.events.Broker``; ``changed(match_id)`` tells open event streams that a match changed.
+``companion.web.events.Broker``; ``changed(match_id)`` tells open event streams that a match changed;
+``rendered()`` is the app's ``VersionedCache`` of the latest event and board fragment per match.
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ def close_db(_exc: BaseException | None = None) -> None:
 
 def broker():
     return current_app.extensions["companion.broker"]
+
+
+def rendered():
+    return current_app.extensions["companion.rendered"]
 
 
 def changed(match_id: str) -> None:

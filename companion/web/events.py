@@ -1,9 +1,13 @@
-"""Live updates: ``GET /api/matches/<id>/events``, a Server-Sent Events stream per viewer.
+"""Live updates: ``GET /api/matches/<id>/events``, a Server-Sent Events stream per viewer, and the
+board page's own ``GET /m/<id>/live/events``.
 
-The stream sends the match at once (``event: match``, ``id:`` its version), then again each time it
-changes, and a comment line every ``STREAM_KEEPALIVE_S`` so idle connections stay open. Writers call
+The API stream sends the match at once (``event: match``, ``id:`` its version), then again each time it
+changes; the board's stream sends the board's rendered live part instead (``event: live``, so a board
+need not fetch it). Both send a comment line every ``STREAM_KEEPALIVE_S`` so idle connections stay
+open. Writers call
 ``Broker.notify`` after committing; streams wait on the broker's condition variable and also re-read
-the match's version every ``STREAM_POLL_S`` (so a change made by another process is seen too).
+the match's version every ``STREAM_POLL_S`` (so a change made by another process is seen too). The
+event text is rendered once per version and shared by every stream (``VersionedCache``).
 
 Each open stream holds one server thread, so the broker caps them (``MAX_STREAMS``, 503 beyond it).
 A stream ends when its client disconnects (the next write fails and the server closes the
@@ -14,17 +18,20 @@ to polling ``GET /api/matches/<id>`` when the stream drops.
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, stream_with_context
 
 from companion.store import matches
 from companion.store.db import connect
-from companion.web.context import broker, get_db
+from companion.web.context import broker, get_db, rendered
 
 bp = Blueprint("events", __name__)
+
+_SSE_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what ends a line in an event stream (not str.splitlines)
 
 
 class TooManyStreamsError(Exception):
@@ -32,11 +39,15 @@ class TooManyStreamsError(Exception):
 
 
 class Broker:
-    """Wakes event streams when a match changes, and counts the open streams."""
+    """Wakes event streams when a match changes, and counts the open streams.
+
+    One condition variable per match (all sharing one lock): a change wakes only the streams of
+    that match, not every open board of the party."""
 
     def __init__(self, max_streams: int) -> None:
         self.max_streams = max_streams
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
+        self._conds: dict[str, threading.Condition] = {}
         self._ticks: dict[str, int] = {}
         self._open = 0
         self.closed = False
@@ -45,40 +56,55 @@ class Broker:
     def open_streams(self) -> int:
         return self._open
 
+    def _cond(self, match_id: str) -> threading.Condition:
+        cond = self._conds.get(match_id)
+        if cond is None:
+            cond = self._conds[match_id] = threading.Condition(self._lock)
+        return cond
+
     def acquire(self) -> None:
-        with self._cond:
+        with self._lock:
             if self._open >= self.max_streams:
                 raise TooManyStreamsError
             self._open += 1
 
     def release(self) -> None:
-        with self._cond:
+        with self._lock:
             self._open -= 1
 
     def tick(self, match_id: str) -> int:
-        with self._cond:
+        with self._lock:
             return self._ticks.get(match_id, 0)
 
     def notify(self, match_id: str) -> None:
-        with self._cond:
+        with self._lock:
             self._ticks[match_id] = self._ticks.get(match_id, 0) + 1
-            self._cond.notify_all()
+            self._cond(match_id).notify_all()
 
     def wait(self, match_id: str, tick: int, timeout: float) -> None:
         """Return when ``match_id`` ticks past ``tick``, the broker closes, or ``timeout`` passes."""
         deadline = time.monotonic() + timeout
-        with self._cond:
+        with self._lock:
+            cond = self._cond(match_id)
             while not self.closed and self._ticks.get(match_id, 0) == tick:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return
-                self._cond.wait(left)
+                cond.wait(left)
 
     def close(self) -> None:
         """End every stream (server shutdown)."""
-        with self._cond:
+        with self._lock:
             self.closed = True
-            self._cond.notify_all()
+            for cond in self._conds.values():
+                cond.notify_all()
+
+    def drain(self, timeout: float) -> bool:
+        """After ``close``: wait up to ``timeout`` seconds for every stream to end; True if they did."""
+        deadline = time.monotonic() + timeout
+        while self._open > 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self._open == 0
 
 
 class _Held:
@@ -103,8 +129,35 @@ def _event(version: int, match: dict) -> str:
     return f"id: {version}\nevent: match\ndata: {json.dumps(match, separators=(',', ':'))}\n\n"
 
 
+def _render_event(conn, match_id: str) -> tuple[int, str]:
+    match = matches.get_match(conn, match_id)
+    return match["version"], _event(match["version"], match)
+
+
+def _render_live_event(conn, match_id: str) -> tuple[int, str]:
+    from companion.web.pages import render_live
+
+    version, html = render_live(conn, match_id)
+    data = "\n".join(f"data: {line}" for line in _SSE_LINE_BREAK.split(html))  # the browser joins them with \n
+    return version, f"id: {version}\nevent: live\n{data}\n\n"
+
+
 @bp.get("/api/matches/<match_id>/events")
 def match_events(match_id: str):
+    return _stream(match_id, "match-event", _render_event)
+
+
+@bp.get("/m/<match_id>/live/events")
+def board_events(match_id: str):
+    """The board page's stream: each change arrives as the rendered live part (``event: live``), so
+    200 boards cost one render per change instead of 200 fetches of ``/m/<id>/live``."""
+    return _stream(match_id, "live-event", _render_live_event, keep_request_context=True)  # url_for needs it
+
+
+def _stream(match_id: str, kind: str, render: Callable[[Any, str], tuple[int, str]], *,
+            keep_request_context: bool = False):
+    """An event stream of ``render(conn, match_id)`` at each new version, rendered once per version and
+    shared under the cache key ``(kind, match_id)``."""
     matches.match_version(get_db(), match_id)  # 404 before taking a slot
     hub = broker()
     try:
@@ -117,6 +170,7 @@ def match_events(match_id: str):
     config = current_app.config
     database, keepalive = config["DATABASE"], float(config["STREAM_KEEPALIVE_S"])
     poll, retry = float(config["STREAM_POLL_S"]), int(config["STREAM_RETRY_MS"])
+    cache = rendered()
 
     def stream() -> Iterator[str]:
         conn = None
@@ -128,9 +182,9 @@ def match_events(match_id: str):
             while not hub.closed:
                 tick = hub.tick(match_id)
                 version = matches.match_version(conn, match_id)
-                if version != sent:
-                    sent = version
-                    yield _event(version, matches.get_match(conn, match_id))
+                if sent is None or version > sent:
+                    sent, text = cache.get((kind, match_id), version, lambda: render(conn, match_id))
+                    yield text
                     last_write = time.monotonic()
                 elif time.monotonic() - last_write >= keepalive:
                     yield ": keepalive\n\n"
@@ -140,7 +194,8 @@ def match_events(match_id: str):
             if conn is not None:
                 conn.close()
 
-    response = Response(_Held(hub, stream()), mimetype="text/event-stream")
+    chunks = stream_with_context(stream()) if keep_request_context else stream()
+    response = Response(_Held(hub, chunks), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -1,8 +1,9 @@
 """The pages people look at: home (matches of the evening, new match), the board, the round entry.
 
 Routes: ``/`` home; ``/m/<id>`` the scoreboard (TV and phone); ``/m/<id>/live`` the board's live
-part alone (the board page swaps it in when the match changes); ``/m/<id>/round`` the host's round
-entry (``?edit=N`` to correct round N).
+part alone (the board page fetches it when it polls; live, it arrives in the board's event stream,
+``/m/<id>/live/events`` in ``companion.web.events``); ``/m/<id>/round`` the host's round entry
+(``?edit=N`` to correct round N).
 
 The pages are rendered on the server (Jinja, autoescaped); the scripts in ``static/`` only fetch
 these fragments and call the JSON API. Whether the viewer is the host is decided in the browser
@@ -19,7 +20,7 @@ from companion.store import matches, scoring
 from companion.store.errors import MatchNotFoundError
 from companion.web.api import profile_names
 from companion.web.chart import player_colour, race_svg
-from companion.web.context import get_db
+from companion.web.context import get_db, rendered
 from companion.web.qr import join_url, qr_svg, reachable_from_phones
 
 bp = Blueprint("pages", __name__)
@@ -76,11 +77,20 @@ def board(match_id: str):
 
 @bp.get("/m/<match_id>/live")
 def live(match_id: str):
+    """Every open board fetches this after each change: rendered once per version, then shared."""
+    conn = get_db()
     try:
-        match = matches.get_match(get_db(), match_id)
+        version = matches.match_version(conn, match_id)
     except MatchNotFoundError:
         return _not_found(match_id)
-    return render_template("_live.html", **board_context(match))
+
+    return rendered().get(("live", match_id), version, lambda: render_live(conn, match_id))[1]
+
+
+def render_live(conn, match_id: str) -> tuple[int, str]:
+    """``(version, html)`` of the board's live part (needs a request context, for ``url_for``)."""
+    match = matches.get_match(conn, match_id)
+    return match["version"], render_template("_live.html", **board_context(match))
 
 
 @bp.get("/m/<match_id>/round")

@@ -83,3 +83,47 @@ def test_closing_the_broker_ends_streams(app, client, new_match):
     rest = list(events)  # ends instead of waiting forever
     assert all(kind in ("match", "comment", "retry") for kind, _ in rest)
     response.close()
+
+
+def _board_events(response):
+    """Yield (id, html) of each ``live`` event, joining its data lines as a browser does."""
+    buffer = ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            lines = block.split("\n")
+            if "event: live" in lines:
+                event_id = next(line[4:] for line in lines if line.startswith("id: "))
+                yield int(event_id), "\n".join(line[6:] for line in lines if line.startswith("data: "))
+
+
+def test_board_stream_carries_the_rendered_live_part_escaped(client, new_match):
+    match_id, auth = new_match(players=("<script>x()</script>", "Bob"))
+    response = client.get(f"/m/{match_id}/live/events", buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    events = _board_events(response)
+    version, html = next(events)
+    assert html == client.get(f"/m/{match_id}/live").text  # the same fragment the board fetches when polling
+    assert f'data-version="{version}"' in html
+    assert "<script>x" not in html and "&lt;script&gt;x()&lt;/script&gt;" in html
+    hands = {"<script>x()</script>": "6-4", "Bob": ""}
+    assert client.post(f"/api/matches/{match_id}/rounds", json={"hands": hands}, headers=auth).status_code == 201
+    later, html = next(events)
+    assert later > version and f'data-version="{later}"' in html
+    response.close()
+
+
+def test_many_viewers_of_one_change_cost_one_render(app, client, new_match):
+    match_id, auth = new_match()
+    cache = app.extensions["companion.rendered"]
+    streams = [client.get(f"/api/matches/{match_id}/events", buffered=False) for _ in range(6)]
+    readers = [_events(response) for response in streams]
+    firsts = [next(e for e in events if e[0] == "match") for events in readers]
+    assert len({first["id"] for _, first in firsts}) == 1 and cache.renders == 1
+    client.post(f"/api/matches/{match_id}/rounds", json={"hands": {"Ann": "6-4", "Bob": ""}}, headers=auth)
+    seconds = [next(e for e in events if e[0] == "match") for events in readers]
+    assert all(int(s["id"]) > int(firsts[0][1]["id"]) for _, s in seconds)
+    assert cache.renders == 2  # one per version, not one per viewer
+    for response in streams:
+        response.close()

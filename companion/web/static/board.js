@@ -40,27 +40,31 @@
     return out;
   }
 
+  // Swap in a fresh live part (server-rendered by Jinja, names escaped there), unless it is older.
+  function show(html) {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    const fresh = template.content.querySelector("#live");
+    const current = document.getElementById("live");
+    if (!fresh || Number(fresh.dataset.version) < version) return;
+    version = Number(fresh.dataset.version);
+    const before = scoresOf(current);
+    const wasOpen = current.querySelector("details.history")?.open;
+    if (wasOpen) fresh.querySelector("details.history").open = true;
+    localTimes(fresh);
+    current.replaceWith(fresh);
+    fresh.querySelectorAll(".card").forEach((card) => {
+      if (before[card.dataset.player] !== card.querySelector(".score").dataset.score) card.classList.add("bump");
+    });
+    followNext();
+  }
+
   async function refresh() {
     if (busy) { again = true; return; }
     busy = true;
     try {
       const res = await fetch(board.dataset.liveUrl, { cache: "no-store" });
-      if (!res.ok) return;
-      const template = document.createElement("template");
-      template.innerHTML = await res.text();  // server-rendered by Jinja, names escaped there
-      const fresh = template.content.querySelector("#live");
-      const current = document.getElementById("live");
-      if (!fresh || Number(fresh.dataset.version) < version) return;
-      version = Number(fresh.dataset.version);
-      const before = scoresOf(current);
-      const wasOpen = current.querySelector("details.history")?.open;
-      if (wasOpen) fresh.querySelector("details.history").open = true;
-      localTimes(fresh);
-      current.replaceWith(fresh);
-      fresh.querySelectorAll(".card").forEach((card) => {
-        if (before[card.dataset.player] !== card.querySelector(".score").dataset.score) card.classList.add("bump");
-      });
-      followNext();
+      if (res.ok) show(await res.text());
     } finally {
       busy = false;
       if (again) { again = false; refresh(); }
@@ -86,10 +90,10 @@
     if (!window.EventSource) { setConn("polling"); startPolling(); return; }
     source = new EventSource(board.dataset.eventsUrl);
     source.addEventListener("open", () => { setConn("live"); stopPolling(); });
-    source.addEventListener("match", (event) => {
+    source.addEventListener("live", (event) => {  // the live part itself: nothing to fetch
       setConn("live");
       stopPolling();
-      if (Number(event.lastEventId) !== version) refresh();
+      if (Number(event.lastEventId) !== version) show(event.data);
     });
     source.addEventListener("error", () => {
       setConn("polling");

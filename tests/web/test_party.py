@@ -1,0 +1,165 @@
+"""A party's worst moments against the real server (`companion serve` in a child process, real HTTP):
+hundreds of phones posting rounds at once, phones resending, and the laptop dying mid-write."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ROUND = {"hands": {"Ann": "1-0", "Bob": ""}}  # Bob +1: hundreds of rounds stay far from the target
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _request(port: int, method: str, path: str, body=None, headers=None) -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request(method, path, None if body is None else json.dumps(body),
+                     {"Content-Type": "application/json", **(headers or {})})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+class Server:
+    """`companion serve` on a free port of 127.0.0.1 with the given database."""
+
+    def __init__(self, db: Path) -> None:
+        self.port = _free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--db", str(db)],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(200):
+            try:
+                if _request(self.port, "GET", "/api/presets")[0] == 200:
+                    return
+            except OSError:
+                time.sleep(0.05)
+        self.stop()
+        raise AssertionError("companion serve did not answer")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture
+def start_server(tmp_path):
+    servers: list[Server] = []
+
+    def start(db: Path = tmp_path / "party.sqlite3") -> Server:
+        servers.append(Server(db))
+        return servers[-1]
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def _new_match(port: int) -> tuple[str, dict]:
+    status, match = _request(port, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block",
+                                                             "target": 10_000})
+    assert status == 201, match
+    return match["id"], {"Authorization": f"Bearer {match['host_token']}"}
+
+
+def test_hundreds_of_phones_at_once_lose_nothing_and_resends_record_once(start_server):
+    server = start_server()
+    match_id, auth = _new_match(server.port)
+    rounds, resent = 300, 100  # the first 100 keys are sent twice at the same moment
+
+    def post(key: str) -> tuple[str, int, dict]:
+        status, body = _request(server.port, "POST", f"/api/matches/{match_id}/rounds", ROUND,
+                                {**auth, "Idempotency-Key": key})
+        return key, status, body
+
+    keys = [f"phone-{k}" for k in range(rounds)]
+    with ThreadPoolExecutor(max_workers=48) as pool:
+        answers = list(pool.map(post, keys + keys[:resent]))
+    assert [status for _, status, _ in answers] == [201] * (rounds + resent), \
+        [a for a in answers if a[1] != 201][:3]
+    number_of = {}
+    for key, _, body in answers:
+        assert number_of.setdefault(key, body["n"]) == body["n"]  # a resend gets the first answer back
+    assert sorted(number_of.values()) == list(range(1, rounds + 1))  # each round once, no gaps
+
+    status, match = _request(server.port, "GET", f"/api/matches/{match_id}")
+    assert status == 200
+    assert [r["n"] for r in match["rounds"]] == list(range(1, rounds + 1))
+    assert match["players"][1]["score"] == rounds
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_sigkill_during_a_burst_of_writes_loses_no_acknowledged_round(start_server, tmp_path):
+    db = tmp_path / "party.sqlite3"
+    server = start_server(db)
+    match_id, auth = _new_match(server.port)
+    acknowledged: dict[str, int] = {}
+    lock = threading.Lock()
+    killed = threading.Event()
+
+    def phone(p: int) -> None:
+        for k in range(10_000):
+            if killed.is_set():
+                return
+            key = f"phone-{p}-{k}"
+            try:
+                status, body = _request(server.port, "POST", f"/api/matches/{match_id}/rounds", ROUND,
+                                        {**auth, "Idempotency-Key": key})
+            except (OSError, http.client.HTTPException, json.JSONDecodeError):
+                return  # the server died under this request: not acknowledged
+            if status == 201:
+                with lock:
+                    acknowledged[key] = body["n"]
+
+    phones = [threading.Thread(target=phone, args=(p,)) for p in range(16)]
+    for t in phones:
+        t.start()
+    deadline = time.monotonic() + 10
+    while len(acknowledged) < 60 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(server.process.pid, signal.SIGKILL)  # the lid closes mid-write: no shutdown code runs
+    killed.set()
+    server.process.wait()
+    for t in phones:
+        t.join()
+    assert len(acknowledged) >= 60
+
+    raw = sqlite3.connect(db)  # the database opens cleanly and is whole
+    assert raw.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    numbers = [n for (n,) in raw.execute("SELECT n FROM rounds WHERE match_id = ? ORDER BY n", (match_id,))]
+    stored = {key: json.loads(response)["n"] for key, response in
+              raw.execute("SELECT key, response FROM idempotency WHERE match_id = ?", (match_id,))}
+    raw.close()
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) >= len(acknowledged)
+    assert {key: stored.get(key) for key in acknowledged} == acknowledged  # every acknowledged round, as answered
+
+    again = start_server(db)  # and the party goes on: a phone resending after the crash is not counted twice
+    key, n = next(iter(acknowledged.items()))
+    status, body = _request(again.port, "POST", f"/api/matches/{match_id}/rounds", ROUND,
+                            {**auth, "Idempotency-Key": key})
+    assert (status, body["n"]) == (201, n)
+    status, match = _request(again.port, "GET", f"/api/matches/{match_id}")
+    assert status == 200 and len(match["rounds"]) == len(numbers)

@@ -11,8 +11,9 @@ reads exactly once, and the fewer readings it makes that the set cannot hold (a 
 ``max_pips``), the better. ``calibrate``
 
 1. tries the shipped profiles and variations of what describes a set's look (ink darker or lighter
-   than the face, a lowest face lightness or none, thin-line divider search on or off; ``BASES``);
-2. from the best, tries whether the double-blank carries a logo (``blank_needs_logo``, ``logo_min_area``);
+   than the face, a lowest face lightness or none, thin-line divider search on or off; ``BASES``),
+2. each with and without a logo on the double-blank (``blank_needs_logo``, ``logo_min_area``), the
+   logo then being learned as the double-blank's mark;
 3. measures the tiles it recognised (their proportions, face colour, pip contrast and size) and tries
    the profile narrowed to those measurements (tile aspect, lowest face lightness, pip size); a
    refinement is kept only when it reads the photo at least as well;
@@ -67,7 +68,11 @@ LOGO_VARIANTS: tuple[tuple[str, dict], ...] = (
     ("no logo", {"blank_needs_logo": False, "logo_min_area": 1.0}),
 )
 
-LOGO_TRIES = 3  # step 2 tries the logo variants on this many of step 1's best candidates
+# Other views of the photo each candidate is also judged on (see ``_views``)
+TILT_INSET = 0.12  # the far edge of the "tilted" view is narrowed by this fraction of the width on each side
+DIM_GAIN = 0.55  # the "dim" view's brightness, relative to the photo
+SMALL_SCALE = 0.6  # the "smaller" view's size, relative to the photo
+VIEW_SLACK = 3  # a candidate reading this many tiles fewer than the best so far is not tried on the views
 
 # Step 3's margins around what was measured (the next photos are lit and tilted differently)
 ASPECT_HEADROOM = 1.25  # tile_aspect_max = this x the longest-looking recognised tile
@@ -146,6 +151,14 @@ class Trial:
     reading: Reading
     check: Reconciliation
     seconds: float
+    views: tuple[int, ...] | None = None  # tiles read once less surplus, in each other view (None: not tried)
+
+    @property
+    def key(self) -> tuple:
+        """How candidates are ranked: reading the photo itself right first, then the most tiles reconciled
+        over the photo and its other views together (a candidate whose views were not tried ranks last)."""
+        views = -10 ** 6 if self.views is None else sum(self.views)
+        return (self.check.ok, self.check.score[0] + views, self.check.score)
 
 
 @dataclass(frozen=True)
@@ -248,7 +261,7 @@ def _refinements(profile: Profile, learned: dict) -> list[tuple[str, dict]]:
                                                  "tile_aspect_max": round(float(top), 2)}))
     if "face_lightness_range" in learned and profile.ink_polarity == "dark":
         floor = round(LIGHTNESS_HEADROOM * learned["face_lightness_range"][0], 1)
-        if floor > profile.face_min_lightness:
+        if floor != profile.face_min_lightness:  # raised to ignore dark ground, or lowered for dim light
             out.append(("measured face lightness", {"face_min_lightness": float(floor)}))
     if "pip_area_range" in learned:
         low = learned["pip_area_range"][0] / PIP_AREA_HEADROOM
@@ -260,6 +273,24 @@ def _refinements(profile: Profile, learned: dict) -> list[tuple[str, dict]]:
     return out
 
 
+def _views(image_bgr: np.ndarray) -> list[tuple[str, np.ndarray]]:
+    """Other views of the calibration photo that still show the whole set (``VIEWS``): the photo tilted
+    away and dimmed, and the photo reduced. A profile that reads these too is likelier to read the set's
+    next photos, which are seldom taken as squarely and as well lit."""
+    if image_bgr.ndim == 2 or image_bgr.shape[2] == 4:
+        image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR if image_bgr.ndim == 2 else cv2.COLOR_BGRA2BGR)
+    h, w = image_bgr.shape[:2]
+    ground = np.median(np.concatenate([image_bgr[0], image_bgr[-1], image_bgr[:, 0], image_bgr[:, -1]]), axis=0)
+    inset = TILT_INSET * w
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[inset, TILT_INSET * h], [w - inset, TILT_INSET * h], [w, h], [0, h]])
+    tilted = cv2.warpPerspective(image_bgr, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA,
+                                 borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(float(v) for v in ground))
+    dim = np.clip(tilted.astype(np.float32) * np.float32(DIM_GAIN), 0, 255).astype(np.uint8)
+    small = cv2.resize(image_bgr, None, fx=SMALL_SCALE, fy=SMALL_SCALE, interpolation=cv2.INTER_AREA)
+    return [("tilted and dim", dim), ("smaller", small)]
+
+
 def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6,
               progress: Callable[[str], None] | None = None) -> Calibration:
     """Learn the profile ``name`` for a double-``max_pips`` set from ``image_bgr``, a photo of the whole
@@ -268,38 +299,36 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6,
         raise ValueError(f"invalid max_pips: {max_pips!r} (6, 9 or 12)")
     say = progress or (lambda message: None)
     trials: list[Trial] = []
+    views: list[tuple[str, np.ndarray]] = []  # made on first need, once read_tiles has accepted the image
+    best: Trial | None = None
 
     def trial(label: str, profile: Profile) -> Trial:
         t0 = time.perf_counter()
         reading = read_tiles(image_bgr, profile)
         check = reconcile(reading, max_pips)
-        done = Trial(label, profile, reading, check, time.perf_counter() - t0)
+        # the other views only for a candidate that could compete: each costs a reading
+        view_scores: tuple[int, ...] | None = None
+        if best is None or check.score[0] >= best.check.score[0] - VIEW_SLACK:
+            views[:] = views or _views(image_bgr)
+            view_scores = tuple(reconcile(read_tiles(view, profile), max_pips).score[0] for _, view in views)
+        done = Trial(label, profile, reading, check, time.perf_counter() - t0, view_scores)
         trials.append(done)
-        say(f"{label}: {check.summary()} ({done.seconds:.1f} s)")
+        seen = "" if view_scores is None else "; other views: " + ", ".join(
+            f"{v} {n}" for (n, _), v in zip(views, view_scores))
+        say(f"{label}: {check.summary()}{seen} ({done.seconds:.1f} s)")
         return done
 
-    def better(a: Trial, b: Trial) -> bool:
-        return a.check.score > b.check.score
-
-    # 1. the shipped profiles and variations of the set's look
-    best: Trial | None = None
+    # 1. the shipped profiles and variations of the set's look, 2. each with and without a logo on the
+    # double-blank (learned as the double-blank's mark)
+    steps: list[str] = []
     for label, shipped, overrides in BASES:
-        profile = replace(load_profile(shipped), **overrides, name=name, max_pips=max_pips)
-        t = trial(label, profile)
-        if best is None or better(t, best):
-            best = t
+        base = replace(load_profile(shipped), **overrides, name=name, max_pips=max_pips)
+        for logo, logo_overrides in LOGO_VARIANTS:
+            own = all(getattr(base, k) == v for k, v in logo_overrides.items())
+            t = trial(label if own else f"{label}, {logo}", replace(base, **logo_overrides))
+            if best is None or t.key > best.key:
+                best, steps = t, [label] if own else [label, logo]
     assert best is not None
-
-    # 2. the logo: learned as the double-blank's mark, or no logo at all; tried on the best few looks
-    leaders = sorted(trials, key=lambda t: t.check.score, reverse=True)[:LOGO_TRIES]
-    steps = [best.label]
-    for base in leaders:
-        for label, overrides in LOGO_VARIANTS:
-            if all(getattr(base.profile, k) == v for k, v in overrides.items()):
-                continue
-            t = trial(f"{base.label}, {label}", replace(base.profile, **overrides))
-            if better(t, best):
-                best, steps = t, [base.label, label]
 
     # 3. refine what can be measured on the tiles read once, keeping each refinement that does no harm
     once = set(best.check.once)
@@ -307,7 +336,7 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6,
     learned = _measure(image_bgr, recognised, best.profile)
     for label, overrides in _refinements(best.profile, learned):
         t = trial(f"+ {label}", replace(best.profile, **overrides))
-        if t.check.score >= best.check.score:
+        if t.key >= best.key:
             best, steps = t, steps + [label]
     say(("calibrated: " if best.check.ok else "refused: ") + best.check.summary())
     return Calibration(best.profile, best.reading, best.check, tuple(steps), learned, tuple(trials))

@@ -1,4 +1,4 @@
-"""Load a photo as phones save it: JPEG (with EXIF orientation), PNG, HEIC, and anything Pillow reads.
+"""Load a photo as phones save it: JPEG (with EXIF orientation), PNG, HEIC, WebP, and a few more.
 
 Entry point: ``load_photo(source, *, max_pixels=..., draft_side=None) -> np.ndarray`` (BGR uint8, in the
 orientation a person sees). ``source`` is a path or the file's bytes.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import os
+import struct
 from pathlib import Path
 
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(1 << 26))  # before cv2 is imported anywhere
@@ -31,6 +32,11 @@ except ImportError:  # pragma: no cover - pillow-heif is a dependency, but keep 
     HEIF_SUPPORTED = False
 
 MAX_PIXELS = 50_000_000  # 50 MP: well above any phone photo, far below what would exhaust memory
+
+# The formats phones and screenshots are saved in (JPEG includes MPO). Anything else is refused at the header, so that no
+# exotic decoder runs on an upload (Pillow would hand an EPS file to Ghostscript, for one).
+PHOTO_FORMATS = ("JPEG", "PNG", "WEBP", "GIF", "BMP", "TIFF") + (("HEIF",) if HEIF_SUPPORTED else ())
+_READABLE = "JPEG, PNG, HEIC, WebP, GIF, BMP or TIFF" if HEIF_SUPPORTED else "JPEG, PNG, WebP, GIF, BMP or TIFF"
 
 
 class PhotoError(ValueError):
@@ -58,13 +64,15 @@ def _open(source: str | Path | bytes) -> Image.Image:
         if isinstance(source, (bytes, bytearray)):
             if not source:
                 raise PhotoFormatError("uploaded photo is empty")
-            return Image.open(io.BytesIO(bytes(source)))
+            return Image.open(io.BytesIO(bytes(source)), formats=PHOTO_FORMATS)
         path = Path(source)
         if not path.is_file():
             raise PhotoNotFoundError(f"no such photo: {str(source)!r}")
-        return Image.open(path)
+        if path.stat().st_size == 0:
+            raise PhotoFormatError(f"{_name(source)} is empty")
+        return Image.open(path, formats=PHOTO_FORMATS)
     except UnidentifiedImageError:
-        raise PhotoFormatError(f"{_name(source)} is not an image this program can read") from None
+        raise PhotoFormatError(f"{_name(source)} is not a photo this program can read ({_READABLE})") from None
     except Image.DecompressionBombError:  # Pillow's own limit, met before ours on absurd headers
         raise PhotoTooLargeError(f"{_name(source)} is too large: its header declares more than "
                                  f"{Image.MAX_IMAGE_PIXELS * 2 // 1_000_000} megapixels") from None
@@ -104,7 +112,8 @@ def load_photo(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS,
             img.load()
             img = ImageOps.exif_transpose(img)
             rgb = img.convert("RGB")
-        except (OSError, SyntaxError, ValueError) as exc:
+        except (OSError, SyntaxError, ValueError, EOFError, IndexError, struct.error) as exc:
+            # what Pillow's decoders raise on damaged data
             raise PhotoFormatError(f"{_name(source)} is damaged or truncated: {exc}") from None
     arr = np.asarray(rgb)
     return np.ascontiguousarray(arr[:, :, ::-1])

@@ -1,9 +1,13 @@
-"""Fixtures for the dashboard tests: a fresh app and temporary database per test, and a helper
-that creates a match and returns its id and the host's Authorization header."""
+"""Fixtures for the dashboard tests: a fresh app and temporary database per test, a helper that
+creates a match and returns its id and the host's Authorization header, and ``start_server``: the
+real ``companion serve`` in a child process on a free port (for tests over real HTTP)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from live_server import Server
 
 from companion.web import create_app
 
@@ -26,3 +30,16 @@ def new_match(client):
         assert response.status_code == 201, response.json
         return response.json["id"], {"Authorization": f"Bearer {response.json['host_token']}"}
     return make
+
+
+@pytest.fixture
+def start_server(tmp_path):
+    """``start_server(db=...) -> Server``; every server started is stopped after the test."""
+    servers: list[Server] = []
+
+    def start(db: Path = tmp_path / "party.sqlite3") -> Server:
+        servers.append(Server(db))
+        return servers[-1]
+    yield start
+    for server in servers:
+        server.stop()

@@ -7,80 +7,20 @@ import http.client
 import json
 import os
 import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from live_server import request_json
 ROUND = {"hands": {"Ann": "1-0", "Bob": ""}}  # Bob +1: hundreds of rounds stay far from the target
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _request(port: int, method: str, path: str, body=None, headers=None) -> tuple[int, dict]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        conn.request(method, path, None if body is None else json.dumps(body),
-                     {"Content-Type": "application/json", **(headers or {})})
-        response = conn.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-    finally:
-        conn.close()
-
-
-class Server:
-    """`companion serve` on a free port of 127.0.0.1 with the given database."""
-
-    def __init__(self, db: Path) -> None:
-        self.port = _free_port()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--port", str(self.port), "--db", str(db)],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(200):
-            try:
-                if _request(self.port, "GET", "/api/presets")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.05)
-        self.stop()
-        raise AssertionError("companion serve did not answer")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
-
-@pytest.fixture
-def start_server(tmp_path):
-    servers: list[Server] = []
-
-    def start(db: Path = tmp_path / "party.sqlite3") -> Server:
-        servers.append(Server(db))
-        return servers[-1]
-    yield start
-    for server in servers:
-        server.stop()
-
-
 def _new_match(port: int) -> tuple[str, dict]:
-    status, match = _request(port, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block",
-                                                             "target": 10_000})
+    status, match = request_json(port, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block",
+                                                                 "target": 10_000})
     assert status == 201, match
     return match["id"], {"Authorization": f"Bearer {match['host_token']}"}
 
@@ -91,8 +31,8 @@ def test_hundreds_of_phones_at_once_lose_nothing_and_resends_record_once(start_s
     rounds, resent = 300, 100  # the first 100 keys are sent twice at the same moment
 
     def post(key: str) -> tuple[str, int, dict]:
-        status, body = _request(server.port, "POST", f"/api/matches/{match_id}/rounds", ROUND,
-                                {**auth, "Idempotency-Key": key})
+        status, body = request_json(server.port, "POST", f"/api/matches/{match_id}/rounds", ROUND,
+                                    {**auth, "Idempotency-Key": key})
         return key, status, body
 
     keys = [f"phone-{k}" for k in range(rounds)]
@@ -105,7 +45,7 @@ def test_hundreds_of_phones_at_once_lose_nothing_and_resends_record_once(start_s
         assert number_of.setdefault(key, body["n"]) == body["n"]  # a resend gets the first answer back
     assert sorted(number_of.values()) == list(range(1, rounds + 1))  # each round once, no gaps
 
-    status, match = _request(server.port, "GET", f"/api/matches/{match_id}")
+    status, match = request_json(server.port, "GET", f"/api/matches/{match_id}")
     assert status == 200
     assert [r["n"] for r in match["rounds"]] == list(range(1, rounds + 1))
     assert match["players"][1]["score"] == rounds
@@ -126,8 +66,8 @@ def test_sigkill_during_a_burst_of_writes_loses_no_acknowledged_round(start_serv
                 return
             key = f"phone-{p}-{k}"
             try:
-                status, body = _request(server.port, "POST", f"/api/matches/{match_id}/rounds", ROUND,
-                                        {**auth, "Idempotency-Key": key})
+                status, body = request_json(server.port, "POST", f"/api/matches/{match_id}/rounds", ROUND,
+                                            {**auth, "Idempotency-Key": key})
             except (OSError, http.client.HTTPException, json.JSONDecodeError):
                 return  # the server died under this request: not acknowledged
             if status == 201:
@@ -158,8 +98,8 @@ def test_sigkill_during_a_burst_of_writes_loses_no_acknowledged_round(start_serv
 
     again = start_server(db)  # and the party goes on: a phone resending after the crash is not counted twice
     key, n = next(iter(acknowledged.items()))
-    status, body = _request(again.port, "POST", f"/api/matches/{match_id}/rounds", ROUND,
-                            {**auth, "Idempotency-Key": key})
+    status, body = request_json(again.port, "POST", f"/api/matches/{match_id}/rounds", ROUND,
+                                {**auth, "Idempotency-Key": key})
     assert (status, body["n"]) == (201, n)
-    status, match = _request(again.port, "GET", f"/api/matches/{match_id}")
+    status, match = request_json(again.port, "GET", f"/api/matches/{match_id}")
     assert status == 200 and len(match["rounds"]) == len(numbers)

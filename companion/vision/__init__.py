@@ -102,7 +102,16 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
     scale = min(1.0, profile.work_max_side / max(height, width))
     work = image_bgr if scale >= 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
-    search = find_faces(work, profile, scale=scale)
+    def judge(corners: np.ndarray) -> tuple[float, bool] | None:  # a candidate face read on the working image
+        reading = read_face(rectify(work, corners, profile), profile)
+        logo = any(h.logo for h in reading.halves)
+        pips = sum(h.pips for h in reading.halves)
+        if profile.blank_needs_logo and not logo and not pips:
+            return None  # nothing on it: a plank, a paving slab or a card, not this set's double-blank
+        # two pips or more (all tiles but 0-1, 0-0): clearly a tile, its size a yardstick for the others
+        return min(h.confidence for h in reading.halves), pips >= 2 and not logo
+
+    search = find_faces(work, profile, scale=scale, judge=judge)
     tiles: list[TileReading] = []
     warnings: list[str] = []
     full: list[np.ndarray] = []

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -85,6 +86,24 @@ def ink_masks(gray: np.ndarray, profile: Profile) -> list[np.ndarray]:
             masks.append(g < mean - contrast * level)
         if profile.ink_polarity in ("light", "both"):
             masks.append(g > mean + contrast * level)
+    return masks
+
+
+def line_masks(gray: np.ndarray, profile: Profile) -> list[np.ndarray]:
+    """Thin marks darker (and, per ``profile.ink_polarity``, lighter) than what lies right beside them.
+
+    One mask per polarity and size in ``profile.line_kernels``: the black-hat (top-hat) of that size keeps
+    lines and specks narrower than it, measured against the surface next to them rather than a wide mean
+    that mixes face and ground.
+    """
+    masks = []
+    for size in profile.line_kernels:
+        k = _odd(size)
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        if profile.ink_polarity in ("dark", "both"):
+            masks.append(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel) >= profile.line_contrast)
+        if profile.ink_polarity in ("light", "both"):
+            masks.append(cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel) >= profile.line_contrast)
     return masks
 
 
@@ -517,8 +536,9 @@ def _overlap(a: _Candidate, b: _Candidate) -> float:
     return inter / max(1, min(np.count_nonzero(a.mask), np.count_nonzero(b.mask)))
 
 
-def _max_independent(group: list[int], clash, scores, budget: int = 20000) -> list[int] | None:
-    """The most candidates that do not clash (ties: the highest total score); None past ``budget`` steps."""
+def _max_independent(group: list[int], clash, scores, weights, budget: int = 20000) -> list[int] | None:
+    """The candidates that do not clash with the most total weight (ties: the highest total score); None
+    past ``budget`` steps."""
     steps = [0]
 
     def solve(nodes: frozenset) -> tuple[tuple[int, float], list[int]] | None:
@@ -530,12 +550,12 @@ def _max_independent(group: list[int], clash, scores, budget: int = 20000) -> li
         degree = {v: sum(1 for u in nodes if clash[v][u]) for v in nodes}
         v = max(nodes, key=lambda k: degree[k])
         if degree[v] == 0:
-            return (len(nodes), sum(scores[k] for k in nodes)), list(nodes)
+            return (round(sum(weights[k] for k in nodes), 6), sum(scores[k] for k in nodes)), list(nodes)
         with_v = solve(frozenset(u for u in nodes if u != v and not clash[v][u]))
         if with_v is None:
             return None
         (cnt, sc), sub = with_v
-        with_v = ((cnt + 1, sc + scores[v]), sub + [v])
+        with_v = ((round(cnt + weights[v], 6), sc + scores[v]), sub + [v])
         without = solve(nodes - {v})
         if without is None:
             return None
@@ -545,11 +565,50 @@ def _max_independent(group: list[int], clash, scores, budget: int = 20000) -> li
     return None if result is None else result[1]
 
 
-def _select(cands: list[_Candidate], max_overlap: float = 0.25) -> list[_Candidate]:
-    """The largest (then best-scoring) set of candidates that do not overlap."""
+def _size(c: _Candidate) -> float:
+    """The longest side of a candidate's face."""
+    return float(np.linalg.norm(c.corners - np.roll(c.corners, -1, axis=0), axis=1).max())
+
+
+def _dedupe(cands: list[_Candidate], profile: Profile) -> list[_Candidate]:
+    """One candidate per face: the same divider found in several ink masks gives nearly the same quad."""
+    order = sorted(range(len(cands)), key=lambda k: -cands[k].score)
+    kept: list[_Candidate] = []
+    centres: list[np.ndarray] = []
+    sizes: list[float] = []
+    for k in order:
+        c = cands[k]
+        centre = c.corners.mean(axis=0)
+        size = float(np.linalg.norm(c.corners[0] - c.corners[1]))
+        near = profile.dedupe_near
+        if any(np.linalg.norm(centre - o) < near * min(size, s_) and abs(size - s_) < near * max(size, s_)
+               for o, s_ in zip(centres, sizes)):
+            continue
+        kept.append(c)
+        centres.append(centre)
+        sizes.append(size)
+    return kept
+
+
+def _select(cands: list[_Candidate], profile: Profile, ref_size: float | None = None,
+            max_overlap: float = 0.25) -> list[_Candidate]:
+    """The largest (then best-scoring) set of candidates that do not overlap.
+
+    "Largest" counts faces, a face smaller than ``ref_size`` (the size of a clear tile) counting as the
+    square of its size relative to ``profile.select_full_size`` of it: two half-size faces found inside
+    one tile do not outweigh the tile.
+    """
+    cands = _dedupe(cands, profile)
     n = len(cands)
+    sizes = [_size(c) for c in cands]
+    ref = ref_size or (float(np.median(sizes)) if sizes else 1.0)
+    weights = [min(1.0, size / (profile.select_full_size * ref)) ** 2 for size in sizes]
     clash = [[False] * n for _ in range(n)]
-    for i, j in itertools.combinations(range(n), 2):
+    lo = np.array([c.corners.min(axis=0) for c in cands]).reshape(-1, 2)
+    hi = np.array([c.corners.max(axis=0) for c in cands]).reshape(-1, 2)
+    near = ((lo[:, None, 0] <= hi[None, :, 0]) & (lo[None, :, 0] <= hi[:, None, 0])
+            & (lo[:, None, 1] <= hi[None, :, 1]) & (lo[None, :, 1] <= hi[:, None, 1]))
+    for i, j in zip(*np.nonzero(np.triu(near, 1))):  # faces whose boxes do not meet cannot clash
         inside = any(cv2.pointPolygonTest(cands[a].corners.astype(np.float32),
                                           (float(cands[b].line.center[0]), float(cands[b].line.center[1])),
                                           False) >= 0 for a, b in ((i, j), (j, i)))
@@ -572,18 +631,25 @@ def _select(cands: list[_Candidate], max_overlap: float = 0.25) -> list[_Candida
         if len(group) == 1:
             chosen += group
             continue
-        best = _max_independent(group, clash, [c.score for c in cands])
+        best = _max_independent(group, clash, [c.score for c in cands], weights)
         if best is None:  # too tangled to search: greedy by score
             best = []
-            for k in sorted(group, key=lambda k: -cands[k].score):
+            for k in sorted(group, key=lambda k: -cands[k].score * weights[k]):
                 if not any(clash[k][c] for c in best):
                     best.append(k)
         chosen += best
     return [cands[k] for k in sorted(chosen)]
 
 
-def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0) -> FaceSearch:
-    """Every tile face on ``work_bgr`` (BGR uint8, already reduced by ``scale``)."""
+def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
+               judge: Callable[[np.ndarray], tuple[float, bool] | None] | None = None) -> FaceSearch:
+    """Every tile face on ``work_bgr`` (BGR uint8, already reduced by ``scale``).
+
+    ``judge``, if given, is asked about each candidate face before overlapping ones are settled: it gets the
+    corners (working-image xy) and returns None for "no tile" (say, a face with nothing on it) or how
+    tile-like its contents are (0..1, joins the candidate's score) and whether it is clearly a tile (its
+    size then sets the smallest size a face may have).
+    """
     gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
     masks = ink_masks(gray, profile)
@@ -600,8 +666,28 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0) ->
         if found:
             with_spots = mask | spots
             lines += [(ln, with_spots) for ln in found]
-    cands = [c for c in (_fit(ln, ink, spots, lab, profile) for ln, ink in lines) if c]
-    chosen = _select(cands)
+    for mask in line_masks(gray, profile):  # the line mask is also the ink beside it (pips included)
+        _, found = _line_candidates(mask, profile)
+        if found:
+            with_spots = mask | spots
+            lines += [(ln, with_spots) for ln in found]
+    cands = _dedupe([c for c in (_fit(ln, ink, spots, lab, profile) for ln, ink in lines) if c], profile)
+    ref_size = None
+    if judge is not None:
+        judged, strong = [], []
+        for c in cands:
+            verdict = judge(c.corners)
+            if verdict is not None:
+                c.score = 0.5 * c.score + 0.5 * float(verdict[0])
+                judged.append(c)
+                if verdict[1]:
+                    strong.append(_size(c))
+        cands = judged
+        if strong:  # a face far smaller than the clear tiles is a mark on a tile or on the ground
+            ref_size = float(np.median(strong))
+            floor = profile.min_relative_size * ref_size
+            cands = [c for c in cands if _size(c) >= floor]
+    chosen = _select(cands, profile, ref_size)
     if chosen:  # a face far smaller than the others is a mark on a tile or on the ground, not a tile
         sizes = [float(np.linalg.norm(c.corners - np.roll(c.corners, -1, axis=0), axis=1).max()) for c in chosen]
         floor = profile.min_relative_size * float(np.median(sizes))

@@ -36,6 +36,11 @@ class Profile:
     ink_contrast: float = 22.0  # gray levels an ink pixel differs from its local mean, at most
     ink_contrast_rel: float = 0.14  # ... as a fraction of the local mean
     ink_contrast_min: float = 8.0  # ... and at least
+    # thin-line ink: a divider is darker (lighter) than the face right beside it, whatever the ground around
+    # the tile does to a wide local mean (a dark tile on a pale deck is all "dark ink" there); a morphological
+    # black-hat (top-hat) of each size below finds lines thinner than it. Empty: not used.
+    line_kernels: tuple = (9.0, 17.0)  # structuring element diameters, pixels of the working image
+    line_contrast: float = 30.0  # gray levels a thin line differs from the face beside it, at least
     divider_min_aspect: float = 3.5  # long/short side of a divider's bounding box
     divider_min_fill: float = 0.45  # divider area / its bounding box area
     divider_min_len: float = 8.0  # pixels of the working image
@@ -65,6 +70,9 @@ class Profile:
     edge_rel_rise: float = 0.45  # ... and this fraction of the strongest rise on that side
     border_margin: float = 2.0  # pixels of the working image: a face this near the border is cut off
     min_relative_size: float = 0.45  # a face shorter than this fraction of the photo's median face is dropped
+    dedupe_near: float = 0.1  # faces whose centres and widths agree within this fraction of a width are one
+    select_full_size: float = 0.7  # of overlapping faces the most are kept; one smaller than this fraction of a
+    #   clear tile counts only (size / (this * clear tile))^2 of a face
     cut_shortfall: float = 0.12  # a side ending at the border this much shorter than its opposite: cut off
     cut_tolerance: float = 0.2  # a corner may lie this far (tile widths) beyond the border and count as whole
     ring_width: float = 0.45  # outer ring around a face, checked for contrast (diameter, in tile widths)

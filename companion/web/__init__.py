@@ -6,7 +6,8 @@ Blueprints are registered from the short explicit list ``BLUEPRINTS``: add one l
 
 Conventions: views never run SQL (``companion.store`` does); every ``ValueError`` subclass becomes a
 JSON ``{"error": message}`` with one status (``companion.web.errors``); an unexpected exception answers
-``{"error": "internal error"}`` (never a stack trace). Changes need the host token as a bearer token.
+``{"error": "internal error"}`` (never a stack trace). Changes need the host token as a bearer token,
+and every POST, PUT or DELETE must come from companion's own pages or a script (``cross_site``).
 Everything the pages use (scripts, styles, images) is served from ``static/``: no internet needed.
 """
 
@@ -43,7 +44,7 @@ DEFAULTS: Mapping[str, Any] = {
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the dashboard app. ``test_config`` overrides ``DEFAULTS`` (tests pass a temp DATABASE)."""
     from companion.store.db import default_db_path
-    from companion.web import context, errors
+    from companion.web import context, cross_site, errors
     from companion.web.events import Broker
     from companion.web.versioned_cache import VersionedCache
 
@@ -59,6 +60,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["companion.scan_gate"] = threading.BoundedSemaphore(app.config["SCAN_CONCURRENCY"])
     context.init_app(app)
     errors.init_app(app)
+    cross_site.init_app(app)
     for spec in BLUEPRINTS:
         module_name, attribute = spec.split(":")
         app.register_blueprint(getattr(importlib.import_module(module_name), attribute))

@@ -35,6 +35,10 @@ class NotAPhotoError(ValueError):
     """An upload that is not a readable photo: 422."""
 
 
+class CrossSiteRequestError(ValueError):
+    """A change sent by another site's page (``companion.web.cross_site``): 403."""
+
+
 class ScanUnavailableError(ValueError):
     """The photo reader is not installed in this build: 503."""
 
@@ -42,6 +46,7 @@ class ScanUnavailableError(ValueError):
 STATUS: tuple[tuple[type[ValueError], int], ...] = (
     (MissingTokenError, 401),
     (WrongTokenError, 403),
+    (CrossSiteRequestError, 403),
     (MatchNotFoundError, 404),
     (RoundNotFoundError, 404),
     (MatchConflictError, 409),

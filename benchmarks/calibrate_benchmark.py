@@ -10,7 +10,7 @@ prints the verdict, then renders ``--count`` fresh photos of the *same* set (sam
 kinds in the scan benchmark's rotation) and reads them with the learned profile, printing recall,
 precision, value accuracy and hand-exact as ``benchmarks/scan_benchmark.py`` does (its matching code is
 imported, not copied). A refused calibration is still measured with the best profile it found, marked
-``refused``. ``--baseline`` also reads the same photos with the default giant-wood profile.
+``refused`` instead of ``learned``. ``--baseline`` also reads the same photos with the default giant-wood profile.
 ``--out DIR`` writes each learned profile (STYLE.json) and the calibration picture (STYLE.png).
 
 Vision targets (the vision issue): recall, precision and value accuracy >= 99.5%, hand-exact >= 97%.
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / f"{style}.json").write_text(json.dumps(cal.profile_json(f"{style} full set"), indent=2))
             cv2.imwrite(str(args.out / f"{style}.png"), cal.picture(image))
-        profiles = [("learned" + ("" if cal.ok else " (refused)"), cal.profile)]
+        profiles = [("learned" if cal.ok else "refused", cal.profile)]
         if args.baseline:
             profiles.append(("giant-wood", load_profile(None)))
         for title, profile in profiles:
@@ -83,8 +83,9 @@ def main(argv: list[str] | None = None) -> int:
                                            set_seed=args.set_seed, name=f"{style}-{seed}.jpg")
                 results.append(run_one(data, label, label["file"], profile))
             row = summarize(f"{style} {title}", results)
+            if not rows:
+                print(HEADER)
             rows.append(row)
-            print(HEADER if len(rows) == 1 else "", end="\n" if len(rows) == 1 else "")
             print(row, flush=True)
     print(f"\n{HEADER}")
     for row in rows:

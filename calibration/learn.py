@@ -12,8 +12,9 @@ reads exactly once, and the fewer readings it makes that the set cannot hold (a 
 
 1. tries the shipped profiles and variations of what describes a set's look (ink darker or lighter
    than the face, a lowest face lightness or none, thin-line divider search on or off; ``BASES``),
-2. each with and without a logo on the double-blank (``blank_needs_logo``, ``logo_min_area``), the
-   logo then being learned as the double-blank's mark;
+2. each with and without a logo on the double-blank (``blank_needs_logo``, ``logo_min_area``); the
+   logo is learned from the double-blank: when a candidate reads it, a big mark on its face means the
+   set has a logo and only candidates that expect one are kept (else a plain plank would read 0-0);
 3. measures the tiles it recognised (their proportions, face colour, pip contrast and size) and tries
    the profile narrowed to those measurements (tile aspect, lowest face lightness, pip size); a
    refinement is kept only when it reads the photo at least as well;
@@ -67,6 +68,9 @@ LOGO_VARIANTS: tuple[tuple[str, dict], ...] = (
     ("logo on the double-blank", {"blank_needs_logo": True, "logo_min_area": 0.05}),
     ("no logo", {"blank_needs_logo": False, "logo_min_area": 1.0}),
 )
+
+LOGO_CONTRAST = 40.0  # Lab distance from the face that makes a pixel part of a mark on the double-blank
+LOGO_AREA = 0.05  # a mark this big (square tile widths) on the double-blank is a logo
 
 # Other views of the photo each candidate is also judged on (see ``_views``)
 TILT_INSET = 0.12  # the far edge of the "tilted" view is narrowed by this fraction of the width on each side
@@ -291,6 +295,30 @@ def _views(image_bgr: np.ndarray) -> list[tuple[str, np.ndarray]]:
     return [("tilted and dim", dim), ("smaller", small)]
 
 
+def _double_blank_has_logo(image_bgr: np.ndarray, trials: list[Trial]) -> bool | None:
+    """Whether the double-blank carries a logo: a mark of at least ``LOGO_AREA`` square tile widths on
+    the face read as 0-0 by the best candidate that read it exactly once; None when none did."""
+    blank = Tile(0, 0)
+    for t in trials:
+        if blank not in t.check.once:
+            continue
+        tile = next(r for r in t.reading.tiles if tuple(r.pips) == (0, 0))
+        w = t.profile.rect_width
+        lab = cv2.cvtColor(rectify(image_bgr, np.asarray(tile.corners, float), t.profile),
+                           cv2.COLOR_BGR2LAB).astype(np.float32)
+        m = max(1, int(round(t.profile.face_margin * w)))
+        inner = lab[m:2 * w - m, m:w - m]
+        dist = np.linalg.norm(inner - np.median(inner.reshape(-1, 3), axis=0), axis=2)
+        band = int(round((1 - t.profile.divider_band) * w)) - m, int(round((1 + t.profile.divider_band) * w)) - m
+        dist[band[0]:band[1]] = 0  # a divider is no logo
+        ink = (dist > LOGO_CONTRAST).astype(np.uint8)
+        ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+        n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+        largest = max((float(a) for a in stats[1:, cv2.CC_STAT_AREA]), default=0.0) / (w * w)
+        return largest >= LOGO_AREA
+    return None
+
+
 def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6,
               progress: Callable[[str], None] | None = None) -> Calibration:
     """Learn the profile ``name`` for a double-``max_pips`` set from ``image_bgr``, a photo of the whole
@@ -305,35 +333,52 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6,
     def trial(label: str, profile: Profile) -> Trial:
         t0 = time.perf_counter()
         reading = read_tiles(image_bgr, profile)
-        check = reconcile(reading, max_pips)
+        done = Trial(label, profile, reading, reconcile(reading, max_pips), time.perf_counter() - t0)
         # the other views only for a candidate that could compete: each costs a reading
-        view_scores: tuple[int, ...] | None = None
-        if best is None or check.score[0] >= best.check.score[0] - VIEW_SLACK:
-            views[:] = views or _views(image_bgr)
-            view_scores = tuple(reconcile(read_tiles(view, profile), max_pips).score[0] for _, view in views)
-        done = Trial(label, profile, reading, check, time.perf_counter() - t0, view_scores)
+        if best is None or done.check.score[0] >= best.check.score[0] - VIEW_SLACK:
+            done = with_views(done)
         trials.append(done)
-        seen = "" if view_scores is None else "; other views: " + ", ".join(
-            f"{v} {n}" for (n, _), v in zip(views, view_scores))
-        say(f"{label}: {check.summary()}{seen} ({done.seconds:.1f} s)")
+        seen = "" if done.views is None else "; other views: " + ", ".join(
+            f"{v} {n}" for (n, _), v in zip(views, done.views))
+        say(f"{label}: {done.check.summary()}{seen} ({done.seconds:.1f} s)")
         return done
 
+    def with_views(t: Trial) -> Trial:
+        if t.views is not None:
+            return t
+        t0 = time.perf_counter()
+        views[:] = views or _views(image_bgr)
+        scores = tuple(reconcile(read_tiles(view, t.profile), max_pips).score[0] for _, view in views)
+        return replace(t, views=scores, seconds=t.seconds + time.perf_counter() - t0)
+
     # 1. the shipped profiles and variations of the set's look, 2. each with and without a logo on the
-    # double-blank (learned as the double-blank's mark)
-    steps: list[str] = []
+    # double-blank
     for label, shipped, overrides in BASES:
         base = replace(load_profile(shipped), **overrides, name=name, max_pips=max_pips)
         for logo, logo_overrides in LOGO_VARIANTS:
             own = all(getattr(base, k) == v for k, v in logo_overrides.items())
             t = trial(label if own else f"{label}, {logo}", replace(base, **logo_overrides))
             if best is None or t.key > best.key:
-                best, steps = t, [label] if own else [label, logo]
-    assert best is not None
+                best = t
+    # the logo is learned from the double-blank: a big mark on it means the set has a logo, and then a
+    # profile that takes any plain face for the double-blank would read planks and paving stones as tiles
+    has_logo = _double_blank_has_logo(image_bgr, sorted(trials, key=lambda t: t.key, reverse=True))
+    eligible = [t for t in trials if has_logo is None or t.profile.blank_needs_logo == has_logo]
+    top = max(t.check.score[0] for t in eligible)
+    eligible = [with_views(t) if t.check.score[0] >= top - VIEW_SLACK else t for t in eligible]
+    best = max(eligible, key=lambda t: t.key)  # the first of equals: BASES are ordered most general first
+    steps = [best.label]
+    if has_logo is not None:
+        say(f"the double-blank {'carries a logo' if has_logo else 'is plain'}: "
+            f"{'only' if len(eligible) < len(trials) else 'all'} candidates {'with' if has_logo else 'without'} "
+            "a logo are kept")
 
     # 3. refine what can be measured on the tiles read once, keeping each refinement that does no harm
     once = set(best.check.once)
     recognised = [t for t in best.reading.tiles if max(t.pips) <= max_pips and Tile(*t.pips) in once]
     learned = _measure(image_bgr, recognised, best.profile)
+    if has_logo is not None:
+        learned["double_blank_logo"] = has_logo
     for label, overrides in _refinements(best.profile, learned):
         t = trial(f"+ {label}", replace(best.profile, **overrides))
         if t.key >= best.key:

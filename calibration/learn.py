@@ -8,7 +8,10 @@ the annotated picture of what was recognised.
 How: the contents of a set are known (every tile of a double-``max_pips`` set exactly once: 28, 55 or 91
 tiles), so a candidate profile can be judged on the photo without any labels: the more tiles of the set it
 reads exactly once, and the fewer readings it makes that the set cannot hold (a tile twice, a half above
-``max_pips``), the better. ``calibrate``
+``max_pips``), the better. Each candidate is also tried on two other views of the same photo (tilted
+away and dimmed; reduced), which still show the whole set: of the candidates that read the photo itself
+right, the one that reads the most over all three views wins, as the likeliest to read the set's next
+photos. ``calibrate``
 
 1. tries the shipped profiles and variations of what describes a set's look (ink darker or lighter
    than the face, a lowest face lightness or none, thin-line divider search on or off; ``BASES``),
@@ -17,13 +20,14 @@ reads exactly once, and the fewer readings it makes that the set cannot hold (a 
    set has a logo and only candidates that expect one are kept (else a plain plank would read 0-0);
 3. measures the tiles it recognised (their proportions, face colour, pip contrast and size) and tries
    the profile narrowed to those measurements (tile aspect, lowest face lightness, pip size); a
-   refinement is kept only when it reads the photo at least as well;
+   refinement is kept only when it reads the photo and its views at least as well;
 4. reports the result with ``Reconciliation``: ``ok`` only when every tile of the set was read exactly
-   once, nothing else was read and no tile was cut off by the border.
+   once and nothing else was read (a tile cut off by the border is named when tiles are missing).
 
-Each step is one full reading of the photo (``companion.vision.read_tiles``), a second or a few for a
-phone photo; a calibration takes about 10 to 20 of them. What it does not do: it never writes files
-(the command line does), and it cannot see a misreading that swaps two tiles of the set with each other.
+A calibration makes about 17 candidates and 30 to 50 readings (``companion.vision.read_tiles``), a
+fraction of a second to a few seconds each for a phone photo; ``progress`` is told of each candidate.
+What it does not do: it never writes files (the command line does), and it cannot see a misreading that
+swaps two tiles of the set with each other.
 
 Conventions as in ``companion.vision``: ``image_bgr`` BGR uint8, corners xy in the photo's pixels.
 Raises ``VisionInputError`` (``ValueError``) for an array that is not an image and ``ValueError`` for a
@@ -203,8 +207,8 @@ class Calibration:
         from companion.scanner import annotate  # the scanner's drawing, so the picture looks like scan's
 
         verdict = f"calibration {self.profile.name!r}: " + ("OK, " if self.ok else "REFUSED, ") + self.check.summary()
-        logo = "the double-blank carries a logo" if self.profile.blank_needs_logo else "no logo tile"
-        notes = [verdict, f"profile from {' + '.join(self.steps)}; {logo}"]
+        logo = "expects a logo on the double-blank" if self.profile.blank_needs_logo else "expects a plain double-blank"
+        notes = [verdict, f"profile from {' + '.join(self.steps)}; it {logo}"]
         return annotate(image_bgr, Reading(self.reading.tiles, notes + list(self.reading.warnings)))
 
 

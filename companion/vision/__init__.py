@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 
 from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision.find import find_faces  # noqa: E402
-from companion.vision.pips import read_face, rectify  # noqa: E402
+from companion.vision.pips import grain_across, read_face, rectify  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 
 __all__ = ["Profile", "Reading", "TileReading", "VisionInputError", "read_tiles", "NO_TILE_WARNING"]
@@ -103,7 +103,10 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
     work = image_bgr if scale >= 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
     def judge(corners: np.ndarray) -> tuple[float, bool] | None:  # a candidate face read on the working image
-        reading = read_face(rectify(work, corners, profile), profile)
+        face = rectify(work, corners, profile)
+        if profile.max_grain_across < 1 and grain_across(face, profile) > profile.max_grain_across:
+            return None  # the grain runs across it: a piece of a face taken sideways
+        reading = read_face(face, profile)
         logo = any(h.logo for h in reading.halves)
         pips = sum(h.pips for h in reading.halves)
         if profile.blank_needs_logo and not logo and not pips:

@@ -416,6 +416,14 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         for s_ in (1.0, -1.0):
             if sides[("u", s_)] is None:
                 sides[("u", s_)] = (d_guess, np.zeros((0, 2)), 0.0, False)
+    elif profile.side_asymmetry > 0:
+        # the divider crosses the middle of the face: a long side much farther away than the other is the
+        # far side of a neighbour laid alongside (the seam between them is faint); the nearer one holds
+        (d1, _, _, b1), (d2, _, _, b2) = sides[("u", 1.0)], sides[("u", -1.0)]
+        if not (b1 or b2) and abs(d1 - d2) > profile.side_asymmetry * (d1 + d2) / 2:
+            far = 1.0 if d1 > d2 else -1.0
+            sides[("u", far)] = (min(d1, d2), np.zeros((0, 2)), 0.0, False)
+            guessed += 1
     half_w = (sides[("u", 1.0)][0] + sides[("u", -1.0)][0]) / 2
     off_u = (sides[("u", 1.0)][0] - sides[("u", -1.0)][0]) / 2
     cc = c + off_u * u
@@ -565,6 +573,26 @@ def _max_independent(group: list[int], clash, scores, weights, budget: int = 200
     return None if result is None else result[1]
 
 
+def _distinct_lines(lines: list[tuple[_Line, np.ndarray]], profile: Profile) -> list[tuple[_Line, np.ndarray]]:
+    """The lines without repeats: one divider is often found in several ink masks (the first is kept)."""
+    if not lines:
+        return lines
+    centre = np.array([ln.center for ln, _ in lines])
+    along = np.array([ln.along for ln, _ in lines])
+    length = np.array([ln.length for ln, _ in lines])
+    kept: list[int] = []
+    for k in range(len(lines)):
+        if kept:
+            idx = np.array(kept)
+            near = np.linalg.norm(centre[idx] - centre[k], axis=1) < profile.dedupe_near * np.minimum(length[idx], length[k])
+            same = (np.abs(along[idx] @ along[k]) > np.cos(np.radians(profile.dedupe_angle))) \
+                & (np.abs(length[idx] - length[k]) < profile.dedupe_near * np.maximum(length[idx], length[k]))
+            if np.any(near & same):
+                continue
+        kept.append(k)
+    return [lines[k] for k in kept]
+
+
 def _size(c: _Candidate) -> float:
     """The longest side of a candidate's face."""
     return float(np.linalg.norm(c.corners - np.roll(c.corners, -1, axis=0), axis=1).max())
@@ -594,15 +622,13 @@ def _select(cands: list[_Candidate], profile: Profile, ref_size: float | None = 
             max_overlap: float = 0.25) -> list[_Candidate]:
     """The largest (then best-scoring) set of candidates that do not overlap.
 
-    "Largest" counts faces, a face smaller than ``ref_size`` (the size of a clear tile) counting as the
-    square of its size relative to ``profile.select_full_size`` of it: two half-size faces found inside
-    one tile do not outweigh the tile.
+    "Largest" counts faces, a face much smaller than the largest face it overlaps (at most ``ref_size``,
+    the size of a clear tile) counting as the square of its size relative to ``profile.select_full_size``
+    of that: two half-size faces found inside one tile do not outweigh the tile.
     """
     cands = _dedupe(cands, profile)
     n = len(cands)
     sizes = [_size(c) for c in cands]
-    ref = ref_size or (float(np.median(sizes)) if sizes else 1.0)
-    weights = [min(1.0, size / (profile.select_full_size * ref)) ** 2 for size in sizes]
     clash = [[False] * n for _ in range(n)]
     lo = np.array([c.corners.min(axis=0) for c in cands]).reshape(-1, 2)
     hi = np.array([c.corners.max(axis=0) for c in cands]).reshape(-1, 2)
@@ -614,6 +640,12 @@ def _select(cands: list[_Candidate], profile: Profile, ref_size: float | None = 
                                           False) >= 0 for a, b in ((i, j), (j, i)))
         if inside or _overlap(cands[i], cands[j]) > max_overlap:
             clash[i][j] = clash[j][i] = True
+    # a face counts fully unless it is much smaller than the largest face it clashes with (or, with
+    # ref_size, than a clear tile): then as the square of its relative size
+    ref = [max([sizes[k]] + [sizes[j] for j in range(n) if clash[k][j]]) for k in range(n)]
+    if ref_size:
+        ref = [min(r, ref_size) for r in ref]
+    weights = [min(1.0, size / (profile.select_full_size * r)) ** 4 for size, r in zip(sizes, ref)]
     chosen: list[int] = []
     seen = [False] * n
     for start in range(n):
@@ -671,6 +703,7 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
         if found:
             with_spots = mask | spots
             lines += [(ln, with_spots) for ln in found]
+    lines = _distinct_lines(lines, profile)
     cands = _dedupe([c for c in (_fit(ln, ink, spots, lab, profile) for ln, ink in lines) if c], profile)
     ref_size = None
     if judge is not None:

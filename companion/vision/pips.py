@@ -49,8 +49,9 @@ def _lab_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
-def _marks(ink: np.ndarray, margin: int, outer_top: bool, profile: Profile) -> list[tuple[float, float, bool]]:
-    """(area in square tile widths, circularity, touches the face's edge) of each mark bigger than a speck.
+def _marks(ink: np.ndarray, margin: int, outer_top: bool, profile: Profile) -> list[tuple[float, float, bool, float]]:
+    """(area in square tile widths, circularity, touches the face's edge, elongation) of each mark bigger
+    than a speck; elongation is the long over the short side of its smallest enclosing rectangle.
 
     ``outer_top``: the half's outer end is its top row (half 0) rather than its bottom row (half 1).
     """
@@ -67,7 +68,9 @@ def _marks(ink: np.ndarray, margin: int, outer_top: bool, profile: Profile) -> l
         contours, _ = cv2.findContours(comp, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         peri = max(1.0, cv2.arcLength(contours[0], True))
         edge = x <= margin or x + bw >= w - margin or (y <= margin if outer_top else y + bh >= h - margin)
-        out.append((area, float(4 * np.pi * stats[i, 4] / peri ** 2), bool(edge)))
+        (_, _), (rw, rh), _ = cv2.minAreaRect(contours[0])
+        elong = (max(rw, rh) + 1.0) / (min(rw, rh) + 1.0)
+        out.append((area, float(4 * np.pi * stats[i, 4] / peri ** 2), bool(edge), float(elong)))
     return out
 
 
@@ -75,17 +78,17 @@ def _is_pip(area: float, circ: float, profile: Profile) -> bool:
     return profile.pip_area_min <= area <= profile.pip_area_max and circ >= profile.pip_min_circularity
 
 
-def _read_half(marks: list[tuple[float, float, bool]], ref: float | None, profile: Profile) -> HalfReading:
+def _read_half(marks: list[tuple[float, float, bool, float]], ref: float | None, profile: Profile) -> HalfReading:
     """Count one half's pips; ``ref`` is the typical pip area on this tile (None if no clean pip)."""
     pips, odd_area, logo = 0, 0.0, False
-    for area, circ, edge in marks:
+    for area, circ, edge, elong in marks:
         if edge and area > profile.pip_area_max:
             odd_area += profile.pip_area_min  # ground or shadow let in by a loose outline, not a mark
         elif _is_pip(area, circ, profile) and (ref is None or ref / profile.pip_size_ratio <= area
                                              <= ref * profile.pip_size_ratio):
             pips += 1
-        elif area >= profile.logo_min_area:
-            logo = True
+        elif area >= profile.logo_min_area and elong <= profile.logo_max_elongation:
+            logo = True  # (a long thin mark is a divider or a seam seen off its place, not the logo)
         elif ref is not None and 1.6 * ref <= area <= 3.5 * ref:
             pips += int(round(area / ref))  # pips close together that ran into one mark
             odd_area += 0.5 * profile.pip_area_min
@@ -111,6 +114,30 @@ def _divider_row(ink: np.ndarray, margin: int, profile: Profile) -> int:
             if best_key is None or key < best_key:
                 best, best_key = int(round(cents[i][1] + lo)), key
     return best
+
+
+def grain_across(face_bgr: np.ndarray, profile: Profile) -> float:
+    """How much the face's texture runs across the tile rather than along it: -1 (along) .. 1 (across).
+
+    Wooden tiles are cut with the grain along their length; a "face" whose grain runs across it is a
+    piece of a real face taken sideways (a grain line read as a divider). Measured from the structure
+    tensor of the rectified face (half 0 on top), inside the bevel margin.
+    """
+    w = profile.rect_width
+    m = max(1, int(round(profile.face_margin * w)))
+    gray = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gray = cv2.GaussianBlur(gray, (0, 0), 1.0)[m:2 * w - m, m:w - m]
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    band = int(round(profile.divider_search * w))  # the divider runs across: leave it out
+    mid = gray.shape[0] // 2
+    keep = np.ones(gray.shape, bool)
+    keep[max(0, mid - band):mid + band] = False
+    mag = gx * gx + gy * gy
+    keep &= mag <= np.percentile(mag[keep], 75)  # the grain, not the sharp rims of pips
+    sxx, syy = float(np.sum(gx[keep] ** 2)), float(np.sum(gy[keep] ** 2))
+    # grain along the tile (rows of the rectified face run across it) varies across x: gx dominates
+    return (syy - sxx) / max(sxx + syy, 1e-6)
 
 
 def read_face(face_bgr: np.ndarray, profile: Profile) -> FaceReading:
@@ -145,7 +172,7 @@ def read_face(face_bgr: np.ndarray, profile: Profile) -> FaceReading:
     valid[min(2 * w - m, split + band):2 * w - m, m:w - m] = 1
     ink &= valid
     marks = (_marks(ink[:split], m, True, profile), _marks(ink[split:], m, False, profile))
-    clean = [a for half in marks for a, c, _ in half if _is_pip(a, c, profile)]
+    clean = [a for half in marks for a, c, _, _ in half if _is_pip(a, c, profile)]
     ref = float(np.median(clean)) if clean else None
     top = _read_half(marks[0], ref, profile)
     bottom = _read_half(marks[1], ref, profile)

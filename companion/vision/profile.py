@@ -57,6 +57,8 @@ class Profile:
     tile_aspect_typical: float = 2.0  # usual long/short side, for an end without a visible edge
     joint_ends: bool = False  # look for both ends together (they are about equally far from the divider)
     end_asymmetry: float = 0.25  # ends' distances from the divider may differ by this fraction (perspective)
+    side_asymmetry: float = 0.2  # long sides' distances from the divider's centre may differ by this fraction
+    #   (more: the farther one is taken for a neighbour's and mirrored from the nearer; 0: off)
     max_guessed_sides: int = 3  # sides of a face that may be inferred rather than seen
     tile_aspect_min: float = 1.15  # long/short side of a found face (a tile tilted 50 degrees shortens)
     tile_aspect_max: float = 3.4
@@ -71,6 +73,7 @@ class Profile:
     border_margin: float = 2.0  # pixels of the working image: a face this near the border is cut off
     min_relative_size: float = 0.45  # a face shorter than this fraction of the photo's median face is dropped
     dedupe_near: float = 0.1  # faces whose centres and widths agree within this fraction of a width are one
+    dedupe_angle: float = 6.0  # ... and divider lines also within this many degrees of each other
     select_full_size: float = 0.7  # of overlapping faces the most are kept; one smaller than this fraction of a
     #   clear tile counts only (size / (this * clear tile))^2 of a face
     cut_shortfall: float = 0.12  # a side ending at the border this much shorter than its opposite: cut off
@@ -101,6 +104,9 @@ class Profile:
     pip_min_circularity: float = 0.55  # 4*pi*area/perimeter^2
     pip_size_ratio: float = 3.2  # a pip this many times larger or smaller than the half's median is not one
     logo_min_area: float = 0.05  # a non-pip mark at least this big (square tile widths) makes the half a logo
+    logo_max_elongation: float = 4.0  # ... unless it is a line longer than this many times its width
+    max_grain_across: float = 0.15  # a face whose texture runs across it more than this (-1 along .. 1 across)
+    #   is no tile: wooden tiles have the grain along their length (1: not checked, for plain sets)
     blank_needs_logo: bool = True  # the double-blank carries the logo: a face with no mark at all is no tile
     use_color_ink: bool = False  # pips differ from the face in colour as well as brightness (coloured pips)
 

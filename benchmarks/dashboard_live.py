@@ -269,8 +269,6 @@ def main() -> int:
                 server.kill()
                 server.wait()
             errors = [line for line in log.read_text().splitlines() if "ERROR" in line or "Traceback" in line]
-            if os.environ.get("KEEP_LOG"):
-                import shutil; shutil.copy(log, os.environ["KEEP_LOG"])
             if errors:
                 print(f"server logged {len(errors)} error line(s), first: {errors[0]}")
 

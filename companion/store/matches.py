@@ -151,15 +151,10 @@ def _scored(row: sqlite3.Row, entries: list[dict[str, Any]]) -> tuple[list[dict[
     return results, scoring.tally(players, row["target"], results)
 
 
-def _view(conn: sqlite3.Connection, row: sqlite3.Row, *,
-          results: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """The match as the API shows it; ``results``: its rounds already scored (saves scoring them again)."""
+def _view(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
     players = json.loads(row["players"])
     stored = _entries(conn, row["id"])
-    if results is None or len(results) != len(stored):
-        results, tally = _scored(row, [entry for _, entry, _ in stored])
-    else:
-        tally = scoring.tally(players, row["target"], results)
+    results, tally = _scored(row, [entry for _, entry, _ in stored])
     rounds = []
     for (n, entry, created_at), result in zip(stored, results):
         rounds.append({"n": n, **result, "boneyard": entry.get("boneyard"), "table": entry.get("table"),
@@ -302,9 +297,11 @@ def add_round(conn: sqlite3.Connection, match_id: str, body: Any, *,
                      (match_id, n, json.dumps(entry), _now()))
         conn.execute("UPDATE matches SET pending_play = '{}' WHERE id = ?", (match_id,))
         _log(conn, match_id, "round added", n, {"summary": _summary(n, result), "entry": entry})
-        # the writer holds the database's one write lock: score only the new round, not all again
-        view = _view(conn, _match_row(conn, match_id), results=[*results, result])
-        response = {"n": n, **result, **_standings(view)}
+        # the writer holds the database's one write lock: add the new round to the scores already
+        # worked out instead of reading and scoring the whole match again
+        after = scoring.tally(players, row["target"], [*results, result])
+        response = {"n": n, **result, "standings": [{"name": name, "score": after.scores[name]} for name in players],
+                    "match_winner": after.winner}
         if idempotency_key is not None:
             conn.execute("INSERT INTO idempotency (match_id, key, request_hash, status, response)"
                          " VALUES (?, ?, ?, 201, ?)",

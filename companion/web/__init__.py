@@ -29,10 +29,12 @@ BLUEPRINTS = (
 
 DEFAULTS: Mapping[str, Any] = {
     "DATABASE": None,                  # None: companion.store.db.default_db_path()
+    "DB_POOL_SIZE": 16,                # idle database connections kept for the next requests
     "MAX_CONTENT_LENGTH": 30 * 1024 * 1024,  # uploads above this answer 413
     "MAX_STREAMS": 256,                # open event streams (one per board); the server keeps threads spare
     "STREAM_KEEPALIVE_S": 15.0,        # a comment line this often keeps proxies and phones connected
     "STREAM_POLL_S": 2.0,              # streams also re-read the version this often (other processes)
+    "STREAM_MIN_GAP_S": 0.2,           # a stream sends at most one event this often (bursts coalesce)
     "STREAM_RETRY_MS": 2000,           # the browser's reconnect delay after a dropped stream
     "SCAN_CONCURRENCY": 2,             # photos read at once (reading is CPU-bound); others queue
     "SCAN_WAIT_S": 60.0,               # how long a photo may queue before the answer is 503

@@ -4,7 +4,7 @@ board page's own ``GET /m/<id>/live/events``.
 The API stream sends the match at once (``event: match``, ``id:`` its version), then again each time it
 changes; the board's stream sends the board's rendered live part instead (``event: live``, so a board
 need not fetch it). Both send a comment line every ``STREAM_KEEPALIVE_S`` so idle connections stay
-open. Writers call
+open, and at most one event per ``STREAM_MIN_GAP_S`` (the latest version then). Writers call
 ``Broker.notify`` after committing; streams wait on the broker's condition variable and also re-read
 the match's version every ``STREAM_POLL_S`` (so a change made by another process is seen too). The
 event text is rendered once per version and shared by every stream (``VersionedCache``).
@@ -170,6 +170,7 @@ def _stream(match_id: str, kind: str, render: Callable[[Any, str], tuple[int, st
     config = current_app.config
     database, keepalive = config["DATABASE"], float(config["STREAM_KEEPALIVE_S"])
     poll, retry = float(config["STREAM_POLL_S"]), int(config["STREAM_RETRY_MS"])
+    min_gap = float(config["STREAM_MIN_GAP_S"])
     cache = rendered()
 
     def stream() -> Iterator[str]:
@@ -186,6 +187,10 @@ def _stream(match_id: str, kind: str, render: Callable[[Any, str], tuple[int, st
                     sent, text = cache.get((kind, match_id), version, lambda: render(conn, match_id))
                     yield text
                     last_write = time.monotonic()
+                    # a burst of rounds reaches each viewer as a few events, not one per round:
+                    # fewer threads fighting the writer for the interpreter
+                    time.sleep(min_gap)
+                    continue
                 elif time.monotonic() - last_write >= keepalive:
                     yield ": keepalive\n\n"
                     last_write = time.monotonic()

@@ -31,7 +31,7 @@ SPARE_THREADS = 64
 CONNECTION_LIMIT = 1000
 OPEN_FILES = 4096  # sockets plus three descriptors per stream's database connection, with room to spare
 CHANNEL_TIMEOUT_S = 60
-SWITCH_INTERVAL_S = 0.0005
+SWITCH_INTERVAL_S = 0.0002
 SHUTDOWN_GRACE_S = 3.0  # how long open streams get to end on Ctrl-C
 ALL_INTERFACES = {"0.0.0.0", "::", ""}
 
@@ -61,10 +61,6 @@ def raise_open_file_limit(wanted: int = OPEN_FILES) -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         return target
     return soft
-
-
-def _stop(_signum, _frame) -> None:
-    raise KeyboardInterrupt
 
 
 def make_server(app: Flask, host: str, port: int):
@@ -99,14 +95,21 @@ def serve(host: str, port: int, db: str | None) -> int:
         print("  only this computer can open it; for phones, run: companion serve --host 0.0.0.0", flush=True)
     print(f"  data: {db_path}", flush=True)
     print("  stop with Ctrl-C", flush=True)
+    broker = app.extensions["companion.broker"]
+
+    def stop(_signum, _frame) -> None:
+        # end the streams first: on Ctrl-C waitress waits for its threads, and each stream holds one
+        broker.close()
+        raise KeyboardInterrupt
+
     if threading.current_thread() is threading.main_thread():  # a service manager's stop = Ctrl-C
-        signal.signal(signal.SIGTERM, _stop)
+        signal.signal(signal.SIGINT, stop)
+        signal.signal(signal.SIGTERM, stop)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        broker = app.extensions["companion.broker"]
         broker.close()
         # let stream threads finish before the server closes the pipe they signal it through
         broker.drain(SHUTDOWN_GRACE_S)

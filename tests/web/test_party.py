@@ -103,3 +103,30 @@ def test_sigkill_during_a_burst_of_writes_loses_no_acknowledged_round(start_serv
     assert (status, body["n"]) == (201, n)
     status, match = request_json(again.port, "GET", f"/api/matches/{match_id}")
     assert status == 200 and len(match["rounds"]) == len(numbers)
+
+
+def test_two_hundred_boards_stay_open_and_all_see_a_new_round(start_server):
+    """The stream cap and the server's threads leave room for a party: 210 boards, and the API answers."""
+    import socket
+
+    server = start_server()
+    match_id, auth = _new_match(server.port)
+    boards = []
+    try:
+        for _ in range(210):
+            board = socket.create_connection(("127.0.0.1", server.port), timeout=20)
+            board.sendall(f"GET /m/{match_id}/live/events HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            boards.append(board.makefile("rb"))
+        for board in boards:
+            assert b" 200 " in board.readline()
+        start = time.monotonic()
+        status, body = request_json(server.port, "POST", f"/api/matches/{match_id}/rounds", ROUND, auth)
+        assert status == 201 and time.monotonic() - start < 5
+        status, match = request_json(server.port, "GET", f"/api/matches/{match_id}")
+        assert status == 200
+        for board in boards:  # every board gets the version with the new round
+            while not (line := board.readline()).startswith(f"id: {match['version']}".encode()):
+                assert line, "a board's stream ended"
+    finally:
+        for board in boards:
+            board.close()

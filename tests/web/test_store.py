@@ -140,3 +140,21 @@ def test_a_version_1_database_is_migrated(tmp_path):
     conn = db.connect(path)
     assert conn.execute("PRAGMA user_version").fetchone()[0] == db.SCHEMA_VERSION
     assert conn.execute("SELECT next_match FROM matches WHERE id = 'abc'").fetchone()[0] is None
+
+
+def test_the_request_pool_reuses_idle_connections_but_never_one_inside_a_transaction(path):
+    from companion.web.context import ConnectionPool
+
+    pool = ConnectionPool(str(path), size=1)
+    first = pool.take()
+    pool.give_back(first)
+    assert pool.take() is first  # reused: no new connection, no pragmas again
+    first.execute("BEGIN IMMEDIATE")  # a transaction left open by mistake
+    pool.give_back(first)
+    again = pool.take()
+    assert again is not first and not again.in_transaction
+    other = pool.take()
+    pool.give_back(again)
+    pool.give_back(other)  # beyond the pool's size: closed
+    with pytest.raises(sqlite3.ProgrammingError):
+        other.execute("SELECT 1")

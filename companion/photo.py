@@ -72,7 +72,7 @@ def _open(source: str | Path | bytes) -> Image.Image:
             raise PhotoFormatError(f"{_name(source)} is empty")
         return Image.open(path, formats=PHOTO_FORMATS)
     except UnidentifiedImageError:
-        raise PhotoFormatError(f"{_name(source)} is not a photo this program can read ({_READABLE})") from None
+        raise PhotoFormatError(f"{_name(source)} is not an image this program can read ({_READABLE})") from None
     except Image.DecompressionBombError:  # Pillow's own limit, met before ours on absurd headers
         raise PhotoTooLargeError(f"{_name(source)} is too large: its header declares more than "
                                  f"{Image.MAX_IMAGE_PIXELS * 2 // 1_000_000} megapixels") from None

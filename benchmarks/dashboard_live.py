@@ -4,11 +4,13 @@ Starts ``companion serve`` in a child process (its own interpreter, as at a part
 127.0.0.1 with a temporary database, creates ``--matches`` matches, and opens ``--viewers`` boards spread
 over them. Each board follows its match as ``board.js`` does: one event stream
 (``/m/<id>/live/events``) whose events carry the board's rendered live part. Then phones post
-``--rounds`` rounds in bursts of ``--burst`` sent at the same moment, ``--gap`` seconds apart (``--gap 0``: back to back), each
-with an ``Idempotency-Key``; the first ``--resend`` are sent twice at once (a phone that retried).
+``--rounds`` rounds in bursts of ``--burst`` sent at the same moment, ``--gap`` seconds apart
+(``--gap 0``: back to back), each with an ``Idempotency-Key``; the first ``--resend`` are sent twice at
+once (a phone that retried).
 
-Prints the delivery latency, from sending a round to a board having the live part that shows it (per
-round and board), and the round POSTs' latency, each as p50/p95/p99/max; the errors; and whether any round was lost or recorded twice (every acknowledged round is in the match, once,
+Prints the delivery latency (from sending a round to a board having the live part that shows it, per
+round and board) and the round POSTs' latency, each as p50/p95/p99/max; the answers and errors; and
+whether a round was lost or recorded twice (every acknowledged round is in its match once, rounds
 numbered 1, 2, ... without gaps). Exit status 1 if a round was lost or duplicated or a board missed one.
 
 Bounded: it stops by itself after ``--max-seconds`` and refuses more than 1000 viewers or 5000 rounds.
@@ -23,6 +25,7 @@ import argparse
 import asyncio
 import bisect
 import json
+import math
 import os
 import signal
 import socket
@@ -47,7 +50,7 @@ def _free_port() -> int:
 def percentile(values: list[float], p: float) -> float:
     """Nearest-rank percentile (p in 0..100) of a non-empty list."""
     ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, int(round(p / 100 * len(ordered) + 0.5)) - 1))]
+    return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
 def spread(values: list[float]) -> str:
@@ -124,7 +127,7 @@ async def party(port: int, args: argparse.Namespace) -> int:
     boards = [Board(port, matches[k % len(matches)]["id"]) for k in range(args.viewers)]
     tasks = [asyncio.ensure_future(board.follow()) for board in boards]
     await asyncio.wait_for(asyncio.gather(*(b.connected.wait() for b in boards)), 30)
-    await asyncio.sleep(0.5)  # every board has fetched its first fragment
+    await asyncio.sleep(0.5)  # every board has its first event
     refused = sum(1 for b in boards if b.errors)
 
     sent: dict[str, float] = {}     # idempotency key -> first send time

@@ -122,17 +122,36 @@ def make_bad_photos(folder: Path) -> dict[str, Path]:
     return paths
 
 
+# ``companion ARGS`` that writes its own peak memory (VmHWM) into $PEAK_FILE as it exits: the rusage of a
+# child (wait4) would count the pages of the parent it was forked from, a large pytest process included
+_CLI_REPORTING_PEAK = (
+    "import atexit, os, sys\n"
+    "def report():\n"
+    "    status = open('/proc/self/status').read() if os.path.exists('/proc/self/status') else ''\n"
+    "    open(os.environ['PEAK_FILE'], 'w').write(status)\n"
+    "atexit.register(report)\n"
+    "from companion.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
 def run_cli(*args: str) -> tuple[int, str, str, float, float]:
     """``companion ARGS`` in a child process: (exit status, stdout, stderr, seconds, peak MB)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r", suffix=".status") as peak_file:
         start = time.perf_counter()
-        child = subprocess.Popen([sys.executable, "-m", "companion", *args], cwd=ROOT, stdout=out, stderr=err)
+        child = subprocess.Popen([sys.executable, "-c", _CLI_REPORTING_PEAK, *args], cwd=ROOT, stdout=out,
+                                 stderr=err, env={**os.environ, "PEAK_FILE": peak_file.name})
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - start
         child.returncode = os.waitstatus_to_exitcode(status)  # reaped here; tell Popen
+        peak_mb = usage.ru_maxrss / 1024  # an upper bound where /proc is missing
+        for line in peak_file.read().splitlines():
+            if line.startswith("VmHWM:"):
+                peak_mb = int(line.split()[1]) / 1024
         out.seek(0)
         err.seek(0)
-        return child.returncode, out.read().decode(), err.read().decode(), seconds, usage.ru_maxrss / 1024
+        return child.returncode, out.read().decode(), err.read().decode(), seconds, peak_mb
 
 
 def post_photo(port: int, path: str, name: str, data: bytes) -> tuple[int, dict, float]:

@@ -225,7 +225,12 @@ def _side_samples(lab: np.ndarray, ink: np.ndarray, line: _Line, sign: float) ->
     if len(pts) == 0:
         return np.zeros((0, 3), np.float32)
     keep = ~ink[pts[:, 1], pts[:, 0]]
+    if np.count_nonzero(keep) < _MIN_SIDE_SAMPLES:  # the whole face is "ink" (a dark tile on a pale ground)
+        keep[:] = True
     return lab[pts[keep, 1], pts[keep, 0]].astype(np.float32)
+
+
+_MIN_SIDE_SAMPLES = 6  # face samples needed on each side of a divider
 
 
 @dataclass
@@ -366,7 +371,7 @@ def _intersect(p1, d1, p2, d2) -> np.ndarray:
 def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile) -> _Candidate | None:
     side_a = _side_samples(lab, ink, line, 1.0)
     side_b = _side_samples(lab, ink, line, -1.0)
-    if len(side_a) < 6 or len(side_b) < 6:
+    if len(side_a) < _MIN_SIDE_SAMPLES or len(side_b) < _MIN_SIDE_SAMPLES:
         return None
     med_a, med_b = np.median(side_a, axis=0), np.median(side_b, axis=0)
     both = np.vstack([side_a, side_b])

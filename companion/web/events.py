@@ -27,7 +27,7 @@ from flask import Blueprint, Response, current_app, stream_with_context
 
 from companion.store import matches
 from companion.store.db import connect
-from companion.web.context import broker, get_db, rendered
+from companion.web.context import broker, close_db, get_db, rendered
 
 bp = Blueprint("events", __name__)
 
@@ -159,6 +159,7 @@ def _stream(match_id: str, kind: str, render: Callable[[Any, str], tuple[int, st
     """An event stream of ``render(conn, match_id)`` at each new version, rendered once per version and
     shared under the cache key ``(kind, match_id)``."""
     matches.match_version(get_db(), match_id)  # 404 before taking a slot
+    close_db()  # the stream reads through its own connection; a kept request context would hold this one
     hub = broker()
     try:
         hub.acquire()

@@ -106,7 +106,7 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
         face = rectify(work, corners, profile)
         if profile.max_grain_across < 1 and grain_across(face, profile) > profile.max_grain_across:
             return None  # the grain runs across it: a piece of a face taken sideways
-        reading = read_face(face, profile)
+        reading = read_face(face, profile, strict=True)
         logo = any(h.logo for h in reading.halves)
         pips = sum(h.pips for h in reading.halves)
         if profile.blank_needs_logo and not logo and not pips:

@@ -140,8 +140,12 @@ def grain_across(face_bgr: np.ndarray, profile: Profile) -> float:
     return (syy - sxx) / max(sxx + syy, 1e-6)
 
 
-def read_face(face_bgr: np.ndarray, profile: Profile) -> FaceReading:
-    """Read both halves of a rectified face (half 0 on top)."""
+def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -> FaceReading:
+    """Read both halves of a rectified face (half 0 on top).
+
+    ``strict``: keep the full pip contrast on dark faces too (for judging whether a candidate is a tile at
+    all: dark ground and shadows hold faint round specks).
+    """
     w = profile.rect_width
     lab = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2LAB)
     m = max(1, int(round(profile.face_margin * w)))
@@ -152,8 +156,12 @@ def read_face(face_bgr: np.ndarray, profile: Profile) -> FaceReading:
     # pips stand out from the face by pip_contrast, or (dim light, dark wood) by half the strongest marks'
     # contrast, but always well above the face's own grain
     strong = float(np.percentile(dist[m:2 * w - m, m:w - m], 99))
-    thr = max(profile.pip_contrast_min, profile.pip_contrast_spread * spread,
-              min(profile.pip_contrast, profile.pip_contrast_rel * strong))
+    # the lighting multiplies everything: on a face in deep shade the pips stand out by less
+    dim = min(1.0, float(face[0]) / profile.pip_lightness_ref) if profile.pip_lightness_ref > 0 and not strict \
+        else 1.0
+    floor = max(profile.pip_contrast_floor, profile.pip_contrast_min * dim)
+    thr = max(floor, profile.pip_contrast_spread * spread,
+              min(profile.pip_contrast * dim, profile.pip_contrast_rel * strong))
     if profile.pip_otsu:  # dim light: pips stand out less, but still clearly from the face
         inner_d = dist[m:2 * w - m, m:w - m]
         d8 = np.clip(inner_d * 2, 0, 255).astype(np.uint8)

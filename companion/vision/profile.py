@@ -95,6 +95,8 @@ class Profile:
     pip_contrast: float = 40.0  # Lab distance from the face colour that marks a pip pixel
     pip_contrast_rel: float = 0.5  # ... or this fraction of the face's strongest marks, if that is lower
     pip_contrast_min: float = 40.0  # ... but never below this
+    pip_lightness_ref: float = 150.0  # ... on a face darker than this Lab L, both scale with its lightness (0: off)
+    pip_contrast_floor: float = 18.0  # ... down to this at the least
     pip_otsu: bool = True  # lower the pip threshold to Otsu's when pips clearly stand out (dim light)
     pip_contrast_dim: float = 32.0  # ... their mean contrast then being at least this
     pip_otsu_ratio: float = 5.0  # ... and this many times the face's own

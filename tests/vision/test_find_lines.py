@@ -1,0 +1,55 @@
+"""Finding dividers as thin lines, and telling a tile's grain from a face taken sideways."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision import read_tiles
+from companion.vision.find import ink_masks, line_masks
+from companion.vision.pips import grain_across
+from companion.vision.profile import Profile
+from tests.vision.drawing import draw_tile
+
+
+def _dark_tile_on_pale_ground():
+    img = np.full((480, 640, 3), (205, 215, 220), np.uint8)  # a pale deck
+    corners = draw_tile(img, (320, 240), 25, 90, (5, 2), face=(40, 60, 85), ink=(225, 235, 240))
+    # a groove, not a painted line: darker than the dark face
+    a = np.radians(25)
+    along, across = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    p, q = np.array([320, 240]) - 0.36 * 90 * across, np.array([320, 240]) + 0.36 * 90 * across
+    cv2.line(img, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)), (10, 15, 25), 4, cv2.LINE_AA)
+    return img, corners
+
+
+def test_a_groove_on_a_dark_tile_is_a_thin_line_though_the_whole_face_is_dark_ink():
+    img, _ = _dark_tile_on_pale_ground()
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    dark_mean = ink_masks(gray, Profile())[0]
+    edge = np.array([320, 240]) + 0.4 * 90 * np.array([np.cos(np.radians(115)), np.sin(np.radians(115))])
+    assert dark_mean[int(edge[1]), int(edge[0])]  # the face near its edge is "dark" against the wide mean
+    groove = np.zeros(gray.shape, bool)
+    for mask in line_masks(gray, Profile())[::2]:  # the dark ones (ink_polarity "both": dark, light, ...)
+        groove |= mask
+    assert groove[240, 320]  # the groove's centre
+    beside = np.array([320, 240]) + 0.22 * 90 * np.array([np.cos(np.radians(25)), np.sin(np.radians(25))])
+    assert not groove[int(round(beside[1])), int(round(beside[0]))]  # plain face between groove and pips
+
+
+def test_a_dark_tile_with_a_groove_on_a_pale_ground_is_read():
+    img, corners = _dark_tile_on_pale_ground()
+    reading = read_tiles(img, Profile())
+    assert [sorted(t.pips) for t in reading.tiles] == [[2, 5]]
+    assert np.linalg.norm(reading.tiles[0].corners.mean(axis=0) - corners.mean(axis=0)) < 10
+
+
+def test_grain_along_the_tile_reads_negative_and_across_positive():
+    profile = Profile()
+    w = profile.rect_width
+    x = np.arange(w)[None, :]
+    y = np.arange(2 * w)[:, None]
+    along = np.repeat((128 + 40 * np.sin(x / 3.0)).astype(np.uint8) * np.ones((2 * w, 1), np.uint8), 1, 0)
+    across = (128 + 40 * np.sin(y / 3.0)).astype(np.uint8) * np.ones((1, w), np.uint8)
+    assert grain_across(cv2.cvtColor(along, cv2.COLOR_GRAY2BGR), profile) < -0.5
+    assert grain_across(cv2.cvtColor(across, cv2.COLOR_GRAY2BGR), profile) > 0.5

@@ -57,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     calibrate.add_argument("--set", dest="set_name", default="double-six",
                            choices=["double-six", "double-nine", "double-twelve"])
     calibrate.add_argument("--out", default=None, metavar="PATH",
-                           help="where to write the profile (default ./NAME.json); the picture goes beside it (.png)")
+                           help="where to write the profile (default: NAME.json in your profiles folder, found by --profile NAME); "
+                                "the picture goes beside it (.png)")
     calibrate.add_argument("--quiet", action="store_true", help="no progress on stderr")
     calibrate.set_defaults(handler=_cmd_calibrate)
 
@@ -207,12 +208,15 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
     import cv2
 
+    from calibration import shipped_profile_names, user_profiles_dir
     from calibration.learn import SETS, calibrate
 
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", args.name) or args.name.endswith(".json"):
         raise UsageError(f"companion calibrate: invalid --name: {args.name!r} (letters, digits, '.', '_', '-'; "
                          "no .json)")
-    out = Path(args.out) if args.out else Path(f"{args.name}.json")
+    if not args.out and args.name in shipped_profile_names():
+        raise UsageError(f"companion calibrate: --name {args.name!r} is a shipped profile; choose another name")
+    out = Path(args.out) if args.out else user_profiles_dir() / f"{args.name}.json"
     if out.suffix.lower() != ".json":
         raise UsageError(f"companion calibrate: --out must end in .json: {str(out)!r}")
     picture = out.with_suffix(".png")
@@ -244,7 +248,7 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
         return EXIT_PARTIAL
     print(f"{args.name}: read all {result.check.expected} tiles of the {args.set_name} set exactly once "
           f"(profile from {' + '.join(result.steps)})")
-    print(f"  profile: {out}   (use it with --profile {out})")
+    print(f"  profile: {out}   (use it with --profile {out if args.out else args.name})")
     print(f"  picture: {picture}")
     return EXIT_OK
 

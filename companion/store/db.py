@@ -16,13 +16,13 @@ Does not know about matches: that is ``companion.store.matches``.
 
 from __future__ import annotations
 
-import os
 import sqlite3
-import sys
 import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
+
+from companion.paths import user_data_dir
 
 BUSY_TIMEOUT_MS = 10_000
 SCHEMA_VERSION = 2
@@ -84,14 +84,8 @@ def _statements(script: str) -> list[str]:
 
 
 def default_db_path() -> Path:
-    """``companion.sqlite3`` in the user's data directory (XDG on Linux, the usual places elsewhere)."""
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "companion" / "companion.sqlite3"
+    """``companion.sqlite3`` in the user's data directory (``companion.paths.user_data_dir``)."""
+    return user_data_dir() / "companion.sqlite3"
 
 
 class _Connection(sqlite3.Connection):

@@ -52,15 +52,9 @@ def require_host(match_id: str) -> None:
 
 
 def profile_names() -> list[str]:
-    """The shipped set profiles (``calibration/profiles/*.json``), default first."""
-    try:
-        from importlib import resources
-        folder = resources.files("calibration") / "profiles"
-        names = sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".json"))
-    except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
-        names = []
-    default = matches.DEFAULT_PROFILE
-    return [default] + [n for n in names if n != default]
+    """The set profiles a match can use: the shipped ones (default first) and the user's calibrated ones."""
+    from calibration import profile_names as names
+    return names()
 
 
 def check_profile(name: str) -> str:

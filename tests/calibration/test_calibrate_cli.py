@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import calibration.learn as learn
-from calibration import load_profile
+from calibration import load_profile, profile_names
 from companion.cli import main
 from companion.synth import render_photo
 from companion.vision import Reading, TileReading
@@ -69,13 +69,24 @@ def test_a_photo_read_as_the_whole_set_writes_a_profile_and_a_picture(capsys, tm
     assert profile.name == "garden" and profile.max_pips == 6
 
 
-def test_the_default_output_is_name_json_in_the_current_folder(capsys, tmp_path, monkeypatch, full_set,
-                                                               label_reader):
+def test_by_default_the_profile_goes_to_the_users_profiles_and_is_found_by_name(capsys, tmp_path, monkeypatch,
+                                                                                  full_set, label_reader):
     photo, _ = full_set
-    monkeypatch.chdir(tmp_path)
-    code, _, _ = run(capsys, "calibrate", photo, "--name", "pine.2", "--quiet")
-    assert code == 0
-    assert (tmp_path / "pine.2.json").is_file() and (tmp_path / "pine.2.png").is_file()
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    code, stdout, _ = run(capsys, "calibrate", photo, "--name", "pine.2", "--quiet")
+    assert code == 0 and "--profile pine.2" in stdout
+    folder = tmp_path / "companion" / "profiles"
+    assert (folder / "pine.2.json").is_file() and (folder / "pine.2.png").is_file()
+    assert load_profile("pine.2").name == "pine.2"
+    assert "pine.2" in profile_names()  # so the dashboard offers it for a match
+
+
+def test_a_shipped_profiles_name_is_not_taken(capsys, tmp_path, monkeypatch, full_set):
+    photo, _ = full_set
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    code, stdout, stderr = run(capsys, "calibrate", photo, "--name", "ivory", "--quiet")
+    assert code == 2 and stdout == "" and "'ivory' is a shipped profile" in stderr
+    assert not (tmp_path / "companion").exists()
 
 
 def test_quiet_leaves_stderr_empty(capsys, tmp_path, full_set, label_reader):
@@ -149,3 +160,18 @@ def test_a_photo_that_cannot_be_read_exits_1_naming_it(capsys, tmp_path):
     code, stdout, stderr = run(capsys, "calibrate", tmp_path / "missing.jpg", "--name", "x",
                                "--out", tmp_path / "x.json")
     assert code == 1 and stdout == "" and stderr.count("\n") == 1 and "missing.jpg" in stderr
+
+
+def test_a_calibrated_profile_can_be_chosen_for_a_match(tmp_path, monkeypatch):
+    from companion.web import create_app
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    folder = tmp_path / "companion" / "profiles"
+    folder.mkdir(parents=True)
+    (folder / "garden.json").write_text(json.dumps({"name": "garden", "ink_polarity": "dark"}))
+    client = create_app({"DATABASE": str(tmp_path / "db.sqlite3")}).test_client()
+    assert "garden" in client.get("/api/presets").get_json()["profiles"]
+    answer = client.post("/api/matches", json={"players": ["Ann", "Bob"], "rules": "block", "profile": "garden"})
+    assert answer.status_code == 201 and answer.get_json()["profile"] == "garden"
+    refused = client.post("/api/matches", json={"players": ["Ann", "Bob"], "rules": "block", "profile": "nope"})
+    assert refused.status_code == 400 and "garden" in refused.get_json()["error"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -89,9 +90,9 @@ def test_round_from_photos_updates_another_screen_and_undo(browser, server, tmp_
     dialog.locator(".td-ok").click()
     assert ann.locator(".chip").first.get_attribute("data-tile") == "6-4"
     assert "edited" in ann.locator(".chip").first.get_attribute("class")
-    # keep the corrected tile and the others read from the photo, minus any duplicate reading
-    while ann.locator(".chip.dup").count() > 1:
-        ann.locator(".chip.dup").last.click()
+    # keep the corrected tile and the others read from the photo, minus any duplicate or impossible reading
+    while ann.locator(".chip.dup").count() > 1 or ann.locator(".chip.bad").count():
+        ann.locator(".chip.bad, .chip.dup").last.click()
         dialog.locator(".td-remove").click()
     bob.locator(".went-out").click()  # Bob played his last tile
     tiles = [c.get_attribute("data-tile") for c in ann.locator(".chip").all()]
@@ -264,3 +265,30 @@ def test_rematch_moves_every_board_to_the_next_match(browser, server):
     assert _score(tv, "Bob") == 0
     context.close()
     tv_context.close()
+
+
+def test_a_reading_the_set_cannot_hold_is_flagged_and_must_be_corrected(browser, server):
+    """A misread photo (a 7, the same tile twice) never reaches the score: the host is told which tile to tap."""
+    match = _api(server, "POST", "/api/matches", {"players": ["Ann", "Bob"], "rules": "block"})
+    context, page = _host_page(browser, server, match)
+    corners = [[10, 10], [60, 10], [60, 110], [10, 110]]
+    misread = {"file": "hand.jpg", "width": 400, "height": 300, "pip_total": 24, "warnings": [],
+               "tiles": [{"pips": [7, 7], "corners": corners, "confidence": 0.3},
+                         {"pips": [5, 5], "corners": [[x + 100, y] for x, y in corners], "confidence": 0.9}]}
+    page.route("**/api/scan", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                          body=json.dumps(misread)))
+    page.goto(f"{server}/m/{match['id']}/round")
+    ann = _scan(page, "Ann", Path(__file__))  # any file: the reading above stands in for the server's
+    assert ann.locator(".chip.bad").count() == 1 and ann.locator(".overlay .tile-mark.bad").count() == 1
+    page.locator('section.hand[data-player="Bob"] .typed-hand').fill("5-5")
+    page.locator('section.hand[data-player="Bob"] .typed-hand').dispatch_event("change")
+
+    page.click("#submit-round")
+    error = page.locator("#round-form .form-error")
+    assert "Ann's tile 7-7 is not in a double-six set" in error.inner_text()
+    ann.locator(".chip.bad").click()
+    page.locator("#tile-dialog .td-remove").click()
+    page.click("#submit-round")
+    assert "5-5 is read twice (Ann and Bob)" in error.inner_text()
+    assert _api(server, "GET", f"/api/matches/{match['id']}")["rounds"] == []  # nothing was sent
+    context.close()

@@ -12,6 +12,7 @@
   const dialog = document.getElementById("tile-dialog");
   const SVG = "http://www.w3.org/2000/svg";
   const TILE_RE = /^\s*(\d)\s*[-|/:]\s*(\d)\s*$/;
+  const MAX_PIPS = 6;  // every preset plays a double-six set; a photo may still be misread as 7 or more
   const idempotencyKey = Companion.randomKey();
 
   if (!token) root.querySelector(".not-host").hidden = false;
@@ -21,7 +22,7 @@
     for (const part of text.split(",")) {
       if (!part.trim()) continue;
       const m = part.match(TILE_RE);
-      if (!m || Number(m[1]) > 6 || Number(m[2]) > 6) return null;
+      if (!m || Number(m[1]) > MAX_PIPS || Number(m[2]) > MAX_PIPS) return null;
       out.push({ a: Number(m[1]), b: Number(m[2]), corners: null, edited: false });
     }
     return out;
@@ -73,6 +74,23 @@
     return dup;
   }
 
+  function impossible(t) { return t.a > MAX_PIPS || t.b > MAX_PIPS; }
+
+  // What stops the round from being scored, in words that say which tile to tap; null when all is well.
+  function problem() {
+    for (const hand of hands) {
+      const bad = hand.tiles.find(impossible);
+      if (bad) return `${hand.name}'s tile ${label(bad)} is not in a double-six set: tap it to correct it.`;
+    }
+    const dup = duplicates();
+    if (dup.size) {
+      const key = [...dup][0];
+      const owners = hands.filter((h) => h.tiles.some((t) => `${Math.max(t.a, t.b)}-${Math.min(t.a, t.b)}` === key));
+      return `The tile ${key} is read twice (${owners.map((h) => h.name).join(" and ")}): a set holds it once; tap the wrong one to correct it.`;
+    }
+    return null;
+  }
+
   function renderAll() { hands.forEach(render); }
 
   function render(hand) {
@@ -81,7 +99,8 @@
     chips.replaceChildren();
     hand.tiles.forEach((t, i) => {
       const key = `${Math.max(t.a, t.b)}-${Math.min(t.a, t.b)}`;
-      const chip = el("button", { type: "button", class: "chip" + (t.edited ? " edited" : "") + (dup.has(key) ? " dup" : ""),
+      const chip = el("button", { type: "button", class: "chip" + (t.edited ? " edited" : "") + (dup.has(key) ? " dup" : "")
+          + (impossible(t) ? " bad" : ""),
         "aria-label": `tile ${label(t)}, tap to correct`, "data-tile": label(t) });
       chip.append(el("b", {}, String(t.a)), el("i"), el("b", {}, String(t.b)));
       chip.addEventListener("click", () => openTile(hand, i));
@@ -107,7 +126,7 @@
     hand.tiles.forEach((t, i) => {
       if (!t.corners) return;
       const g = document.createElementNS(SVG, "g");
-      g.setAttribute("class", "tile-mark" + (t.edited ? " edited" : ""));
+      g.setAttribute("class", "tile-mark" + (t.edited ? " edited" : "") + (impossible(t) ? " bad" : ""));
       const poly = document.createElementNS(SVG, "polygon");
       poly.setAttribute("points", t.corners.map((p) => p.join(",")).join(" "));
       const cx = t.corners.reduce((s, p) => s + p[0], 0) / 4;
@@ -279,6 +298,12 @@
         formError.hidden = false;
         return;
       }
+    }
+    const stop = problem();
+    if (stop) {
+      formError.textContent = stop;
+      formError.hidden = false;
+      return;
     }
     const body = { hands: {} };
     hands.forEach((hand) => { body.hands[hand.name] = hand.tiles.map(label).join(","); });

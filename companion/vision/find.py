@@ -384,6 +384,8 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         return None  # grass, gravel and the like: too busy to be a tile's face
     if face[0] < profile.face_min_lightness:
         return None  # darker than this set's faces can be
+    if face[1] < profile.face_min_a:
+        return None  # greener than this set's faces can be (grass, moss)
     h, w = ink.shape
     width_max = line.length / profile.divider_span_min
     reach = width_max * profile.tile_aspect_max / 2 + 4

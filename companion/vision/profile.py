@@ -49,6 +49,8 @@ class Profile:
     divider_span_min: float = 0.5  # divider length / tile width, lowest plausible
     divider_span_max: float = 1.08  # divider length / tile width, highest plausible
     face_min_lightness: float = 0.0  # lowest Lab L (0..255) of a face; ivory sets use it to ignore dark ground
+    face_min_a: float = 114.0  # lowest Lab a (128 grey, lower green) of a face: wood is never green, grass is
+    #   (pine in cool shade comes to about 120; 0: not checked)
     max_face_spread: float = 12.0  # robust spread (Lab units) of the face beside the divider; busier is ground
     face_tolerance: float = 3.2  # face colour distance allowed, in robust spreads of the face sample
     face_tolerance_min: float = 14.0  # ... but never less than this many Lab units

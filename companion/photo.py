@@ -71,12 +71,15 @@ def _open(source: str | Path | bytes) -> Image.Image:
         if path.stat().st_size == 0:
             raise PhotoFormatError(f"{_name(source)} is empty")
         return Image.open(path, formats=PHOTO_FORMATS)
+    except PhotoError:
+        raise
     except UnidentifiedImageError:
         raise PhotoFormatError(f"{_name(source)} is not an image this program can read ({_READABLE})") from None
     except Image.DecompressionBombError:  # Pillow's own limit, met before ours on absurd headers
         raise PhotoTooLargeError(f"{_name(source)} is too large: its header declares more than "
                                  f"{Image.MAX_IMAGE_PIXELS * 2 // 1_000_000} megapixels") from None
-    except OSError as exc:
+    except (OSError, SyntaxError, ValueError, EOFError, IndexError, struct.error) as exc:
+        # Pillow's format plugins raise any of these for a damaged header (e.g. "Truncated IHDR chunk")
         raise PhotoFormatError(f"{_name(source)} cannot be opened: {exc}") from None
 
 

@@ -36,6 +36,8 @@ MAX_PIXELS = 50_000_000  # 50 MP: well above any phone photo, far below what wou
 # The formats phones and screenshots are saved in (JPEG includes MPO). Anything else is refused at the header, so that no
 # exotic decoder runs on an upload (Pillow would hand an EPS file to Ghostscript, for one).
 PHOTO_FORMATS = ("JPEG", "PNG", "WEBP", "GIF", "BMP", "TIFF") + (("HEIF",) if HEIF_SUPPORTED else ())
+# What Pillow's format plugins and decoders raise on a damaged header or damaged data
+_DAMAGED = (OSError, SyntaxError, ValueError, EOFError, IndexError, struct.error)
 _READABLE = "JPEG, PNG, HEIC, WebP, GIF, BMP or TIFF" if HEIF_SUPPORTED else "JPEG, PNG, WebP, GIF, BMP or TIFF"
 
 
@@ -78,8 +80,7 @@ def _open(source: str | Path | bytes) -> Image.Image:
     except Image.DecompressionBombError:  # Pillow's own limit, met before ours on absurd headers
         raise PhotoTooLargeError(f"{_name(source)} is too large: its header declares more than "
                                  f"{Image.MAX_IMAGE_PIXELS * 2 // 1_000_000} megapixels") from None
-    except (OSError, SyntaxError, ValueError, EOFError, IndexError, struct.error) as exc:
-        # Pillow's format plugins raise any of these for a damaged header (e.g. "Truncated IHDR chunk")
+    except _DAMAGED as exc:  # e.g. "Truncated IHDR chunk"
         raise PhotoFormatError(f"{_name(source)} cannot be opened: {exc}") from None
 
 
@@ -115,8 +116,7 @@ def load_photo(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS,
             img.load()
             img = ImageOps.exif_transpose(img)
             rgb = img.convert("RGB")
-        except (OSError, SyntaxError, ValueError, EOFError, IndexError, struct.error) as exc:
-            # what Pillow's decoders raise on damaged data
+        except _DAMAGED as exc:
             raise PhotoFormatError(f"{_name(source)} is damaged or truncated: {exc}") from None
     arr = np.asarray(rgb)
     return np.ascontiguousarray(arr[:, :, ::-1])

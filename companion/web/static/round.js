@@ -63,11 +63,12 @@
   }
 
   function label(t) { return `${t.a}-${t.b}`; }
+  function tileKey(t) { return `${Math.max(t.a, t.b)}-${Math.min(t.a, t.b)}`; }  // 4-6 and 6-4 are one tile
 
   function duplicates() {
     const seen = new Map(), dup = new Set();
     for (const hand of hands) for (const t of hand.tiles) {
-      const key = `${Math.max(t.a, t.b)}-${Math.min(t.a, t.b)}`;
+      const key = tileKey(t);
       if (seen.has(key)) dup.add(key);
       seen.set(key, hand.name);
     }
@@ -85,7 +86,7 @@
     const dup = duplicates();
     if (dup.size) {
       const key = [...dup][0];
-      const owners = hands.filter((h) => h.tiles.some((t) => `${Math.max(t.a, t.b)}-${Math.min(t.a, t.b)}` === key));
+      const owners = hands.filter((h) => h.tiles.some((t) => tileKey(t) === key));
       return `The tile ${key} is read twice (${owners.map((h) => h.name).join(" and ")}): a set holds it once; tap the wrong one to correct it.`;
     }
     return null;
@@ -98,7 +99,7 @@
     const chips = hand.section.querySelector(".chips");
     chips.replaceChildren();
     hand.tiles.forEach((t, i) => {
-      const key = `${Math.max(t.a, t.b)}-${Math.min(t.a, t.b)}`;
+      const key = tileKey(t);
       const chip = el("button", { type: "button", class: "chip" + (t.edited ? " edited" : "") + (dup.has(key) ? " dup" : "")
           + (impossible(t) ? " bad" : ""),
         "aria-label": `tile ${label(t)}, tap to correct`, "data-tile": label(t) });

@@ -12,7 +12,9 @@ degrees, 5 to 15 tiles, about 40 % with exactly one wrong junction), seeded so r
 - legal photos called illegal without a warning that names a tile in doubt on a mismatched junction
   (the target is none);
 - extra junctions (contacts reported where the label has none), tiles found and tiles read right (both
-  halves, in the order of the corners), and how many misread tiles were flagged as in doubt, for diagnosis.
+  halves, each at its own end: the reader may start its corners at either end of a tile, so the label's
+  halves are put in the order of the read corners first), and how many misread tiles were flagged as in
+  doubt, for diagnosis.
 Each photo is also checked from its label's own corners and pips (a perfect reader), which isolates the
 junction geometry from the recognizer; ``--labels-only`` does only that. Photos are matched to labels by tile centres.
 """
@@ -68,6 +70,18 @@ def _width(corners) -> float:
     return float((np.linalg.norm(c[1] - c[0]) + np.linalg.norm(c[3] - c[2])) / 2)
 
 
+def in_read_order(label_tile: dict, read_tile: dict) -> list[int]:
+    """The label's halves in the order of the read tile's corners: ``pips[0]`` is the half at the read's
+    ``corners[0]``-``corners[1]`` end (whichever of the label's two ends lies nearer that edge's middle)."""
+    label_quad = np.asarray(label_tile["corners"], dtype=float).reshape(4, 2)
+    read_quad = np.asarray(read_tile["corners"], dtype=float).reshape(4, 2)
+    read_end = (read_quad[0] + read_quad[1]) / 2
+    near_0 = np.linalg.norm(read_end - (label_quad[0] + label_quad[1]) / 2)
+    near_1 = np.linalg.norm(read_end - (label_quad[2] + label_quad[3]) / 2)
+    a, b = (int(v) for v in label_tile["pips"])
+    return [a, b] if near_0 <= near_1 else [b, a]
+
+
 def match_tiles(label_tiles: list[dict], read_tiles: list[dict]) -> dict[int, int]:
     """label index -> read index, nearest centres first, within ``MATCH_RADIUS`` tile widths."""
     pairs = []
@@ -98,7 +112,7 @@ def score(label: dict, verdict: dict, tally: Tally, name: str) -> None:
     for li, ri in mapping.items():
         read = verdict["tiles"][ri]
         doubt = in_doubt(read["confidence"])
-        if list(label["tiles"][li]["pips"]) == list(read["pips"]):
+        if in_read_order(label["tiles"][li], read) == [int(v) for v in read["pips"]]:
             tally.tiles_right += 1
             tally.right_in_doubt += doubt
         else:
@@ -160,7 +174,7 @@ def report(tally: Tally, what: str) -> None:
           f"{tally.legal_called_illegal_unwarned} without a warning naming the tile in doubt")
     print(f"  extra junctions:             {tally.extra}")
     print(f"  tiles found:                 {_pct(tally.tiles_found, tally.tiles)}")
-    print(f"  tiles read right:            {_pct(tally.tiles_right, tally.tiles)} (both halves, in corner order)")
+    print(f"  tiles read right:            {_pct(tally.tiles_right, tally.tiles)} (both halves, each at its own end)")
     misread = tally.tiles - tally.tiles_right  # includes tiles not found
     print(f"  in doubt (confidence < {JunctionConfig().doubt_confidence}): {tally.misread_in_doubt} misread tiles, "
           f"{tally.right_in_doubt} of {tally.tiles_right} tiles read right "

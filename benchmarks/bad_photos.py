@@ -178,7 +178,7 @@ def peak_memory_mb(pid: int) -> float:
 
 
 def main() -> int:
-    import socket
+    from companion.web.local_server import LocalServer
 
     with tempfile.TemporaryDirectory() as folder:
         paths = make_bad_photos(Path(folder) / "bad")
@@ -191,19 +191,9 @@ def main() -> int:
             message = answer.get("error") or "; ".join(answer.get("warnings", [])) or "(read)"
             print(f"{kind:<28} {status:>4} {seconds:>6.2f}s {peak:>5.0f}MB  {message[:90]}")
 
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = subprocess.Popen([sys.executable, "-m", "companion", "serve", "--port", str(port),
-                                   "--db", str(Path(folder) / "party.sqlite3")], cwd=ROOT,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = LocalServer(Path(folder) / "party.sqlite3")
+        port = server.port
         try:
-            for _ in range(100):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
             print(f"\nserver after start-up: {peak_memory_mb(server.pid):.0f} MB")
             print(f"{'kind':<28} {'/api/scan':>16} {'/api/verify':>16}")
             uploads = {kind: path.read_bytes() for kind, path in paths.items()}
@@ -219,8 +209,7 @@ def main() -> int:
             print(f"server peak memory over all of them: {peak_memory_mb(server.pid):.0f} MB; "
                   f"still answering: {alive}")
         finally:
-            server.terminate()
-            server.wait(timeout=10)
+            server.stop()
     return 0
 
 

@@ -34,11 +34,11 @@ def new_match(client):
 
 @pytest.fixture
 def start_server(tmp_path):
-    """``start_server(db=...) -> Server``; every server started is stopped after the test."""
+    """``start_server(db=..., env=...) -> Server``; every server started is stopped after the test."""
     servers: list[Server] = []
 
-    def start(db: Path = tmp_path / "party.sqlite3") -> Server:
-        servers.append(Server(db))
+    def start(db: Path = tmp_path / "party.sqlite3", **options) -> Server:
+        servers.append(Server(db, **options))
         return servers[-1]
     yield start
     for server in servers:

@@ -13,6 +13,13 @@ round and board) and the round POSTs' latency, each as p50/p95/p99/max; the answ
 whether a round was lost or recorded twice (every acknowledged round is in its match once, rounds
 numbered 1, 2, ... without gaps). Exit status 1 if a round was lost or duplicated or a board missed one.
 
+``--server-timing`` also has the server time each request (``COMPANION_TIMING_LOG``, see
+``companion.web.timing``) and prints, for the round POSTs, how long each waited for a server thread,
+ran in its handler (and of that, on the CPU, waiting for the writer lock, in its transaction and
+committing), and what is left of the latency the phone saw (connecting, parsing, sending the answer,
+and this script's own scheduling). The CPU used by the server and by this script during the bursts
+is printed in any case: both share the machine's cores.
+
 Bounded: it stops by itself after ``--max-seconds`` and refuses more than 1000 viewers or 5000 rounds.
 Only 127.0.0.1 is contacted.
 
@@ -27,24 +34,15 @@ import bisect
 import json
 import math
 import os
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from companion.web.local_server import LocalServer, ServerStartError
+
 HOST = "127.0.0.1"
 MAX_VIEWERS, MAX_ROUNDS = 1000, 5000
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -114,7 +112,39 @@ def first_at_or_after(seen: list[tuple[int, float]], version: int) -> float | No
     return seen[k][1] if k < len(seen) else None
 
 
-async def party(port: int, args: argparse.Namespace) -> int:
+def _cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU seconds used so far by process ``pid`` (Linux), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def timing_report(log: Path, sent_at: dict[str, list[float]]) -> None:
+    """Print the server's own timing of the round POSTs (see ``--server-timing``)."""
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    posts = [t for t in lines if t["method"] == "POST" and t["path"].endswith("/rounds")]
+    if not posts:
+        print("server timing: no round POSTs logged")
+        return
+    print(f"server timing of {len(posts)} round POSTs (ms):")
+    for field, what in (("queued", "waiting for a server thread"), ("handler", "in the handler"),
+                        ("cpu", "  of which on the CPU"), ("lock_wait", "  waiting for the writer lock"),
+                        ("txn", "  in the transaction"), ("commit", "  committing (fsync)")):
+        values = [t[field] for t in posts if t[field] is not None]
+        print(f"  {what:<30} {spread(values)}")
+    # the rest of what the phone saw: connect, read and parse the request, write the answer, and this
+    # script's own turn on the CPU; paired by Idempotency-Key (keys sent once only)
+    server_side = {}
+    for t in posts:
+        server_side.setdefault(t["key"], []).append((t["queued"] or 0.0) + t["handler"])
+    outside = [seen - server_side[key][0] for key, seens in sent_at.items()
+               if len(seens) == 1 and len(server_side.get(key, [])) == 1 for seen in seens]
+    print(f"  {'outside the handler':<30} {spread(outside)}")
+
+
+async def party(port: int, args: argparse.Namespace, server_pid: int) -> int:
     deadline = time.perf_counter() + args.max_seconds
     matches = []
     for m in range(args.matches):
@@ -134,6 +164,7 @@ async def party(port: int, args: argparse.Namespace) -> int:
     acknowledged: dict[str, tuple[str, int]] = {}  # key -> (match id, round n)
     api_latency: list[float] = []
     statuses: dict[str, int] = {}
+    seen_by_phone: dict[str, list[float]] = {}  # key -> latency of each send
 
     def count(what: str) -> None:
         statuses[what] = statuses.get(what, 0) + 1
@@ -152,6 +183,7 @@ async def party(port: int, args: argparse.Namespace) -> int:
             count(type(exc).__name__)
             return
         api_latency.append(time.perf_counter() - start)
+        seen_by_phone.setdefault(key, []).append(api_latency[-1])
         count(str(status))
         if status == 201:
             n = json.loads(data)["n"]
@@ -161,6 +193,7 @@ async def party(port: int, args: argparse.Namespace) -> int:
     # waves of --burst rounds sent at the same moment, --gap seconds apart; the first --resend rounds
     # are sent twice at once, as a phone that gave up on a slow answer and tried again
     burst_start = time.perf_counter()
+    cpu_start = os.times(), _cpu_seconds(server_pid)
     for first in range(0, args.rounds, args.burst):
         if time.perf_counter() > deadline:
             count("not sent: out of time")
@@ -170,6 +203,10 @@ async def party(port: int, args: argparse.Namespace) -> int:
         await asyncio.gather(*(post_round(k) for k in wave), *(post_round(k) for k in wave if k < args.resend))
         await asyncio.sleep(max(0.0, wave_start + args.gap - time.perf_counter()))
     burst = time.perf_counter() - burst_start
+    mine = os.times()
+    client_cpu = mine.user + mine.system - cpu_start[0].user - cpu_start[0].system
+    server_cpu = _cpu_seconds(server_pid)
+    server_cpu = None if server_cpu is None or cpu_start[1] is None else server_cpu - cpu_start[1]
 
     # wait (bounded) for every board to show the last version of its match
     final = {}
@@ -205,12 +242,15 @@ async def party(port: int, args: argparse.Namespace) -> int:
         if recorded != list(range(1, len(recorded) + 1)):
             print(f"match {match['id']}: rounds not numbered 1..n: {recorded[:20]}")
     board_errors = sum(len(b.errors) for b in boards)
+    args.seen_by_phone = seen_by_phone
 
     print(f"viewers {args.viewers} on {args.matches} match(es): open {args.viewers - refused}, refused {refused}")
     print(f"rounds: {args.rounds} in waves of {args.burst} sent at once, {args.gap:g} s apart ({args.resend} sent "
           f"twice), {burst:.1f} s in all; answers {dict(sorted(statuses.items()))}")
     print(f"round POST latency: {spread(api_latency)}")
     print(f"round sent -> every board following it has it: {spread(board_latency)}")
+    used = f"server {server_cpu:.1f} s, " if server_cpu is not None else ""
+    print(f"CPU during the bursts: {used}this script {client_cpu:.1f} s, of {burst:.1f} s on {os.cpu_count()} cores")
     print(f"acknowledged {len(acknowledged)}, lost {lost}, duplicated {duplicated}; "
           f"board/round pairs missed {missed}; board errors {board_errors}")
     bad = lost or duplicated or missed or len(acknowledged) < args.rounds
@@ -235,42 +275,35 @@ def main() -> int:
     parser.add_argument("--burst", type=int, default=20, help="rounds sent at the same moment (default 20)")
     parser.add_argument("--gap", type=float, default=1.0, help="seconds from one burst to the next (default 1)")
     parser.add_argument("--resend", type=int, default=20, help="rounds each sent twice at once, same key")
+    parser.add_argument("--server-timing", action="store_true",
+                        help="have the server time each request and print where a round POST's time goes")
     parser.add_argument("--max-seconds", type=float, default=90.0, help="stop after this long, done or not")
     args = parser.parse_args()
     if not (0 < args.viewers <= MAX_VIEWERS and 0 < args.rounds <= MAX_ROUNDS and args.matches > 0
             and args.burst > 0 and args.gap >= 0 and 0 < args.max_seconds <= 600):
         parser.error(f"viewers 1..{MAX_VIEWERS}, rounds 1..{MAX_ROUNDS}, max-seconds up to 600")
 
-    port = _free_port()
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "server.log"  # a file, not a pipe: a full pipe would stall the server
+        timing_log = Path(folder) / "timing.jsonl"
+        env = {"COMPANION_TIMING_LOG": str(timing_log)} if args.server_timing else {}
         with open(log, "w") as log_file:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "companion", "serve", "--host", HOST, "--port", str(port),
-                 "--db", str(Path(folder) / "party.sqlite3")],
-                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        try:
-            for _ in range(100):
-                try:
-                    urllib.request.urlopen(f"http://{HOST}:{port}/api/presets", timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            else:
-                print("the server did not start")
+            try:
+                server = LocalServer(Path(folder) / "party.sqlite3", env=env, stderr=log_file)
+            except ServerStartError as exc:
+                print(exc)
                 return 1
-            status = asyncio.run(asyncio.wait_for(party(port, args), args.max_seconds + 15))
+        port = server.port
+        try:
+            status = asyncio.run(asyncio.wait_for(party(port, args, server.pid), args.max_seconds + 15))
+            if args.server_timing:
+                timing_report(timing_log, getattr(args, "seen_by_phone", {}))
             peak = _server_peak_rss_mb(server.pid)
             if peak is not None:
                 print(f"server peak memory {peak:.0f} MB")
             return status
         finally:
-            server.send_signal(signal.SIGINT)
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            server.stop()
             errors = [line for line in log.read_text().splitlines() if "ERROR" in line or "Traceback" in line]
             if errors:
                 print(f"server logged {len(errors)} error line(s), first: {errors[0]}")

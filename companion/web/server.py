@@ -16,6 +16,7 @@ poll() (select() stops working past descriptor 1024).
 
 from __future__ import annotations
 
+import os
 import signal
 import socket
 import sys
@@ -87,6 +88,10 @@ def serve(host: str, port: int, db: str | None) -> int:
     except OSError as exc:
         print(f"companion serve: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
         return 1
+    timing_log = os.environ.get("COMPANION_TIMING_LOG")
+    if timing_log:  # where a request's time goes (benchmarks/dashboard_live.py --server-timing)
+        from companion.web.timing import instrument
+        instrument(server, timing_log)
     shown = "localhost" if host in ALL_INTERFACES or host.startswith("127.") else host
     print(f"companion dashboard: http://{shown}:{port}/", flush=True)
     if lan:

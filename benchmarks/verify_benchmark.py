@@ -148,9 +148,11 @@ def score(label: dict, verdict: dict, tally: Tally, name: str) -> None:
                 for j in verdict["junctions"] if not j["ok"])
             if not named:
                 tally.legal_called_illegal_unwarned += 1
+                tally.failures.append(f"{name}: UNWARNED: a mismatched junction names no tile in doubt")
     if not right:
         tally.failures.append(f"{name}: verdict {'legal' if verdict['legal'] else 'illegal'}, label "
-                              f"{'legal' if label['legal'] else 'illegal'}; warnings {verdict['warnings']}")
+                              f"{'legal' if label['legal'] else 'illegal'}; junctions {verdict['junctions']}; "
+                              f"warnings {verdict['warnings']}")
 
 
 def perfect_reading(label: dict) -> dict:

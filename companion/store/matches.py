@@ -23,11 +23,13 @@ import json
 import re
 import secrets
 import sqlite3
+import threading
+from collections import OrderedDict
 from datetime import datetime, timezone
 from typing import Any, Mapping
 
 from companion.store import scoring
-from companion.store.db import write
+from companion.store.db import write, write_together
 from companion.store.errors import (
     MatchConflictError,
     MatchInputError,
@@ -151,12 +153,73 @@ def _scored(row: sqlite3.Row, entries: list[dict[str, Any]]) -> tuple[list[dict[
     return results, scoring.tally(players, row["target"], results)
 
 
+class _Memo:
+    """A bounded, thread-safe map that forgets the least recently used key."""
+
+    def __init__(self, size: int) -> None:
+        self.size, self._items, self._lock = size, OrderedDict(), threading.Lock()
+
+    def get(self, key: Any) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: Any, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+# A match is scored again at every read and every new round (rounds are stored as entered), which
+# made scoring most of a round POST's time while it holds the write lock. Scoring is a pure function
+# of the rules, the players and the stored text, so results are kept by that text (never by version
+# numbers, which a rolled-back transaction would reuse). What they hold is shared: callers copy, never
+# change it.
+_round_results = _Memo(4096)   # (rules, players JSON, entry JSON) -> one round's result
+_match_results = _Memo(256)    # (rules, players JSON, target, entry JSONs) -> (results, Tally)
+
+
+def _scored_round(row: sqlite3.Row, text: str, entry: dict[str, Any] | None = None) -> dict[str, Any]:
+    key = (row["rules"], row["players"], text)
+    result = _round_results.get(key)
+    if result is None:
+        result = scoring.score_entry(row["rules"], json.loads(row["players"]),
+                                     json.loads(text) if entry is None else entry)
+        _round_results.put(key, result)
+    return result
+
+
+def _scored_texts(row: sqlite3.Row, texts: tuple[str, ...]) -> tuple[list[dict[str, Any]], scoring.Tally]:
+    """``_scored`` of the stored entries ``texts``; a match one round longer than one already scored
+    costs that round alone."""
+    key = (row["rules"], row["players"], row["target"], texts)
+    hit = _match_results.get(key)
+    if hit is not None:
+        return hit
+    players = json.loads(row["players"])
+    shorter = _match_results.get((*key[:3], texts[:-1])) if texts else None
+    if shorter is not None:
+        results = [*shorter[0], _scored_round(row, texts[-1])]
+        hit = results, scoring.tally(players, row["target"], results[-1:], start=shorter[1])
+    else:
+        results = [_scored_round(row, text) for text in texts]
+        hit = results, scoring.tally(players, row["target"], results)
+    _match_results.put(key, hit)
+    return hit
+
+
 def _view(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
     players = json.loads(row["players"])
-    stored = _entries(conn, row["id"])
-    results, tally = _scored(row, [entry for _, entry, _ in stored])
+    stored = conn.execute("SELECT n, entry, created_at FROM rounds WHERE match_id = ? ORDER BY n",
+                          (row["id"],)).fetchall()
+    results, tally = _scored_texts(row, tuple(r["entry"] for r in stored))
     rounds = []
-    for (n, entry, created_at), result in zip(stored, results):
+    for (n, text, created_at), result in zip(stored, results):
+        entry = json.loads(text)
         rounds.append({"n": n, **result, "boneyard": entry.get("boneyard"), "table": entry.get("table"),
                        "entered": entry["hands"], "at": created_at})
     history = [
@@ -169,7 +232,7 @@ def _view(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
         "profile": row["profile"], "target": row["target"],
         "players": [{"name": name, "score": tally.scores[name]} for name in players],
         "rounds": rounds, "winner": tally.winner,
-        "race": tally.race, "pending_play": json.loads(row["pending_play"]),
+        "race": {name: list(totals) for name, totals in tally.race.items()}, "pending_play": json.loads(row["pending_play"]),
         "in_play": scoring.scores_during_play(row["rules"]),
         "version": row["version"], "created_at": row["created_at"], "history": history,
         "next_match": row["next_match"],
@@ -274,8 +337,12 @@ def _request_hash(body: Any) -> str:
 def add_round(conn: sqlite3.Connection, match_id: str, body: Any, *,
               idempotency_key: str | None = None) -> dict[str, Any]:
     """Score and record the next round. Returns the round (the ``companion score`` object plus ``n``,
-    the round's ``scores``) with ``standings`` and ``match_winner``. A won match refuses (409)."""
-    with write(conn):
+    the round's ``scores``) with ``standings`` and ``match_winner``. A won match refuses (409).
+
+    Rounds posted together share one transaction and one fsync (``db.write_together``); each answer
+    is given once its round is committed."""
+
+    def record(conn: sqlite3.Connection) -> dict[str, Any]:
         row = _match_row(conn, match_id)
         if idempotency_key is not None:
             done = conn.execute("SELECT request_hash, response FROM idempotency WHERE match_id = ? AND key = ?",
@@ -286,27 +353,31 @@ def add_round(conn: sqlite3.Connection, match_id: str, body: Any, *,
                         f"Idempotency-Key {idempotency_key!r} was already used for a different round")
                 return json.loads(done["response"])
         players = json.loads(row["players"])
-        stored = _entries(conn, match_id)
-        results, before = _scored(row, [entry for _, entry, _ in stored])
+        texts = tuple(text for (text,) in conn.execute(
+            "SELECT entry FROM rounds WHERE match_id = ? ORDER BY n", (match_id,)))
+        _, before = _scored_texts(row, texts)
         if before.winner is not None:
             raise MatchConflictError(f"match {match_id!r} is over: {before.winner} won; start a new match")
         entry = _entry(players, body, json.loads(row["pending_play"]))
-        result = scoring.score_entry(row["rules"], players, entry)
-        n = len(stored) + 1
+        text = json.dumps(entry)
+        result = _scored_round(row, text, entry)
+        n = len(texts) + 1
         conn.execute("INSERT INTO rounds (match_id, n, entry, created_at) VALUES (?, ?, ?, ?)",
-                     (match_id, n, json.dumps(entry), _now()))
+                     (match_id, n, text, _now()))
         conn.execute("UPDATE matches SET pending_play = '{}' WHERE id = ?", (match_id,))
         _log(conn, match_id, "round added", n, {"summary": _summary(n, result), "entry": entry})
-        # the writer holds the database's one write lock: add the new round to the scores already
-        # worked out instead of reading and scoring the whole match again
-        after = scoring.tally(players, row["target"], [*results, result])
+        # the writer holds the database's one write lock: the new round is added to the scores
+        # already worked out (and kept for the boards' next read) instead of scoring the match again
+        _, after = _scored_texts(row, (*texts, text))
         response = {"n": n, **result, "standings": [{"name": name, "score": after.scores[name]} for name in players],
                     "match_winner": after.winner}
         if idempotency_key is not None:
             conn.execute("INSERT INTO idempotency (match_id, key, request_hash, status, response)"
                          " VALUES (?, ?, ?, 201, ?)",
                          (match_id, idempotency_key, _request_hash(body), json.dumps(response)))
-    return response
+        return response
+
+    return write_together(conn, record)
 
 
 def _check_not_early(row: sqlite3.Row, entries: list[dict[str, Any]], what: str) -> None:

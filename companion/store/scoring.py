@@ -91,15 +91,21 @@ def score_entry(rules: str, players: Sequence[str], entry: Mapping[str, Any]) ->
     return out
 
 
-def tally(players: Sequence[str], target: int, results: Sequence[Mapping[str, Any]]) -> Tally:
+def tally(players: Sequence[str], target: int, results: Sequence[Mapping[str, Any]], *,
+          start: Tally | None = None) -> Tally:
     """Add up rounds in order. The match is won after the first round that takes someone to the
     target or past it with a single highest score (``rules.match_winner``); a tie at the top means
-    another round."""
-    scores = {name: 0 for name in players}
-    race = {name: [0] for name in players}
-    winner: str | None = None
-    won_at: int | None = None
-    for n, result in enumerate(results, start=1):
+    another round. ``start``: the tally of the rounds before ``results`` (left unchanged)."""
+    if start is None:
+        scores = {name: 0 for name in players}
+        race = {name: [0] for name in players}
+        winner: str | None = None
+        won_at: int | None = None
+    else:
+        scores, race = dict(start.scores), {name: list(totals) for name, totals in start.race.items()}
+        winner, won_at = start.winner, start.won_at
+    played = len(race[players[0]]) - 1 if players else 0
+    for n, result in enumerate(results, start=played + 1):
         for name in players:
             scores[name] += int(result["scores"].get(name, 0))
             race[name].append(scores[name])

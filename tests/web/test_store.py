@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 
 import pytest
 
@@ -158,3 +159,112 @@ def test_the_request_pool_reuses_idle_connections_but_never_one_inside_a_transac
     pool.give_back(other)  # beyond the pool's size: closed
     with pytest.raises(sqlite3.ProgrammingError):
         other.execute("SELECT 1")
+
+
+def test_a_tally_carried_on_from_earlier_rounds_equals_adding_them_all_up():
+    from companion.store import scoring
+
+    players = ["Ann", "Bob", "Cy"]
+    results = [{"scores": {"Ann": a, "Bob": b, "Cy": c}} for a, b, c in
+               [(0, 12, 0), (30, 0, 0), (0, 0, 41), (0, 50, 0), (5, 0, 0), (0, 0, 9)]]
+    for cut in range(len(results) + 1):
+        earlier = scoring.tally(players, 60, results[:cut])
+        carried = scoring.tally(players, 60, results[cut:], start=earlier)
+        assert carried == scoring.tally(players, 60, results)
+        assert earlier == scoring.tally(players, 60, results[:cut])  # the start is left as it was
+    assert scoring.tally(players, 60, results).won_at == 4  # Bob reaches 62 at round 4
+
+
+def test_scores_kept_between_reads_follow_undo_and_edit(path):
+    """Results are kept by the stored text of each round, so an undo or an edit is scored afresh."""
+    conn = db.connect(path)
+    match, _ = matches.create_match(conn, {"players": ["Ann", "Bob"], "rules": "block", "target": 1000})
+    for hand in ["6-6", "1-0", "5-5", "2-1"]:
+        matches.add_round(conn, match["id"], {"hands": {"Ann": hand, "Bob": ""}})
+    assert [p["score"] for p in matches.get_match(conn, match["id"])["players"]] == [0, 12 + 1 + 10 + 3]
+    matches.undo_round(conn, match["id"], 3)
+    matches.edit_round(conn, match["id"], 1, {"hands": {"Ann": "", "Bob": "4-4"}})
+    after = matches.add_round(conn, match["id"], {"hands": {"Ann": "1-0", "Bob": ""}})
+    view = matches.get_match(conn, match["id"])
+    assert [p["score"] for p in view["players"]] == [8, 1 + 3 + 1]
+    assert [p["score"] for p in after["standings"]] == [8, 5]
+    assert view["race"] == {"Ann": [0, 8, 8, 8, 8], "Bob": [0, 0, 1, 4, 5]}
+
+
+def _counting_commits(conn, commits: list) -> None:
+    conn.set_trace_callback(lambda sql: commits.append(sql) if sql == "COMMIT" else None)
+
+
+def test_writes_queued_together_share_one_transaction_and_each_gets_its_own_answer(path):
+    setup = db.connect(path)
+    setup.execute("CREATE TABLE t (x INTEGER UNIQUE)")
+    commits: list[str] = []
+    answers: dict[int, object] = {}
+
+    def writer(x: int) -> None:
+        conn = db.connect(path)
+        _counting_commits(conn, commits)
+
+        def work(c):
+            if x == 3:
+                c.execute("INSERT INTO t VALUES (?)", (x,))
+                raise MatchConflictError("three is refused")  # after a write: that write is undone alone
+            c.execute("INSERT INTO t VALUES (?)", (x,))
+            return x * 10
+        try:
+            answers[x] = db.write_together(conn, work)
+        except MatchConflictError as exc:
+            answers[x] = exc
+
+    setup.writer_lock.acquire()  # another writer holds the database: the writes pile up behind it
+    threads = [threading.Thread(target=writer, args=(x,)) for x in range(8)]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 5
+    while len(setup.write_group.queue) < 7 and time.monotonic() < deadline:
+        time.sleep(0.01)  # one writer leads (waiting for the lock), the other seven queue behind it
+    setup.writer_lock.release()
+    for t in threads:
+        t.join()
+    assert {x: a for x, a in answers.items() if x != 3} == {x: x * 10 for x in range(8) if x != 3}
+    assert isinstance(answers[3], MatchConflictError)
+    assert sorted(x for (x,) in setup.execute("SELECT x FROM t")) == [0, 1, 2, 4, 5, 6, 7]
+    assert len(commits) == 2  # the leader's own transaction, then one for the seven queued meanwhile
+
+
+def test_a_failed_commit_fails_every_write_of_its_transaction(path):
+    conn = db.connect(path)
+    match, _ = matches.create_match(conn, {"players": ["Ann", "Bob"], "rules": "block"})
+
+    def dangling(c):  # passes its savepoint, fails the commit (a deferred foreign key)
+        c.execute("PRAGMA defer_foreign_keys = ON")
+        c.execute("INSERT INTO rounds (match_id, n, entry, created_at) VALUES ('nosuch', 1, '{}', 'now')")
+        return "acknowledged"
+    with pytest.raises(sqlite3.IntegrityError):
+        db.write_together(conn, dangling)
+    assert not conn.in_transaction
+    assert conn.execute("SELECT count(*) FROM rounds").fetchone()[0] == 0
+    assert matches.add_round(conn, match["id"], {"hands": {"Ann": "1-0", "Bob": ""}})["n"] == 1  # still usable
+
+
+def test_a_round_and_its_resend_in_one_transaction_are_recorded_once(path):
+    setup = db.connect(path)
+    match, _ = matches.create_match(setup, {"players": ["Ann", "Bob"], "rules": "block"})
+    answers = []
+
+    def post() -> None:
+        answers.append(matches.add_round(db.connect(path), match["id"], {"hands": {"Ann": "1-0", "Bob": ""}},
+                                         idempotency_key="phone-1"))
+
+    setup.writer_lock.acquire()
+    threads = [threading.Thread(target=post) for _ in range(4)]
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + 5
+    while len(setup.write_group.queue) < 3 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    setup.writer_lock.release()
+    for t in threads:
+        t.join()
+    assert [a["n"] for a in answers] == [1, 1, 1, 1]
+    assert setup.execute("SELECT count(*) FROM rounds").fetchone()[0] == 1

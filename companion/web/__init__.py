@@ -34,7 +34,8 @@ DEFAULTS: Mapping[str, Any] = {
     "MAX_STREAMS": 256,                # open event streams (one per board); the server keeps threads spare
     "STREAM_KEEPALIVE_S": 15.0,        # a comment line this often keeps proxies and phones connected
     "STREAM_POLL_S": 2.0,              # streams also re-read the version this often (other processes)
-    "STREAM_MIN_GAP_S": 0.2,           # a stream sends at most one event this often (bursts coalesce)
+    "STREAM_SETTLE_S": 0.03,           # a change is pushed once its match has been quiet this long...
+    "STREAM_MAX_DELAY_S": 0.25,        # ...or this long after it, if changes keep coming (bursts coalesce)
     "STREAM_RETRY_MS": 2000,           # the browser's reconnect delay after a dropped stream
     "SCAN_CONCURRENCY": 2,             # photos read at once (reading is CPU-bound); others queue
     "SCAN_WAIT_S": 60.0,               # how long a photo may queue before the answer is 503
@@ -57,7 +58,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["DATABASE"] is None:
         app.config["DATABASE"] = str(default_db_path())
     app.json.sort_keys = False
-    app.extensions["companion.broker"] = Broker(app.config["MAX_STREAMS"])
+    app.extensions["companion.broker"] = Broker(app.config["MAX_STREAMS"], settle=app.config["STREAM_SETTLE_S"],
+                                                max_delay=app.config["STREAM_MAX_DELAY_S"])
     app.extensions["companion.rendered"] = VersionedCache()
     app.extensions["companion.scan_gate"] = threading.BoundedSemaphore(app.config["SCAN_CONCURRENCY"])
     context.init_app(app)

@@ -4,10 +4,13 @@ board page's own ``GET /m/<id>/live/events``.
 The API stream sends the match at once (``event: match``, ``id:`` its version), then again each time it
 changes; the board's stream sends the board's rendered live part instead (``event: live``, so a board
 need not fetch it). Both send a comment line every ``STREAM_KEEPALIVE_S`` so idle connections stay
-open, and at most one event per ``STREAM_MIN_GAP_S`` (the latest version then). Writers call
-``Broker.notify`` after committing; streams wait on the broker's condition variable and also re-read
-the match's version every ``STREAM_POLL_S`` (so a change made by another process is seen too). The
-event text is rendered once per version and shared by every stream (``VersionedCache``).
+open. Writers call ``Broker.notify`` after committing; the broker publishes a change once the match
+has been quiet for ``STREAM_SETTLE_S`` (at the latest ``STREAM_MAX_DELAY_S`` after it), so a burst of
+rounds reaches each viewer as one event, sent after the burst's POSTs are answered. Streams wait on
+the broker's condition variable and also re-read the match's version every ``STREAM_POLL_S`` (so a
+change made by another process is seen too). The event is rendered and encoded once per version and
+the same bytes are sent to every stream (``VersionedCache``); the version after a published change is
+read once for all the streams it wakes (``Broker.versions``).
 
 Each open stream holds one server thread, so the broker caps them (``MAX_STREAMS``, 503 beyond it).
 A stream ends when its client disconnects (the next write fails and the server closes the
@@ -28,9 +31,11 @@ from flask import Blueprint, Response, current_app, stream_with_context
 from companion.store import matches
 from companion.store.db import connect
 from companion.web.context import broker, close_db, get_db, rendered
+from companion.web.versioned_cache import VersionedCache
 
 bp = Blueprint("events", __name__)
 
+PUBLISHER_IDLE_S = 5.0
 _SSE_LINE_BREAK = re.compile(r"\r\n|\r|\n")  # what ends a line in an event stream (not str.splitlines)
 
 
@@ -41,16 +46,29 @@ class TooManyStreamsError(Exception):
 class Broker:
     """Wakes event streams when a match changes, and counts the open streams.
 
+    Writers call ``notify`` after each commit; streams wait for the match's *published* tick. A
+    change is published once the match has been quiet for ``settle`` seconds, or ``max_delay``
+    after its first unpublished change if writes keep coming: a burst of twenty rounds wakes each
+    board once, after the burst, instead of waking hundreds of stream threads while the phones'
+    POSTs still wait for the interpreter. One thread (started with the first change) publishes.
+
     One condition variable per match (all sharing one lock): a change wakes only the streams of
     that match, not every open board of the party."""
 
-    def __init__(self, max_streams: int) -> None:
+    def __init__(self, max_streams: int, *, settle: float = 0.0, max_delay: float = 0.0) -> None:
         self.max_streams = max_streams
+        self.settle, self.max_delay = settle, max(settle, max_delay)
         self._lock = threading.Lock()
         self._conds: dict[str, threading.Condition] = {}
-        self._ticks: dict[str, int] = {}
+        self._ticks: dict[str, int] = {}      # published changes per match (what streams wait for)
+        self._pending: dict[str, tuple[float, float]] = {}  # match -> (first, last) unpublished change
+        self._publisher_wake = threading.Condition(self._lock)
+        self._publisher: threading.Thread | None = None
         self._open = 0
         self.closed = False
+        # the match's version as read once after each tick, shared by the streams woken by that tick:
+        # 50 boards of a match woken by one round cost one query, not 50
+        self.versions = VersionedCache()
 
     @property
     def open_streams(self) -> int:
@@ -77,12 +95,48 @@ class Broker:
             return self._ticks.get(match_id, 0)
 
     def notify(self, match_id: str) -> None:
+        """``match_id`` changed (call after the commit); its streams wake when the change is published."""
         with self._lock:
-            self._ticks[match_id] = self._ticks.get(match_id, 0) + 1
-            self._cond(match_id).notify_all()
+            if self.settle <= 0:
+                self._publish(match_id)
+                return
+            now = time.monotonic()
+            first, _ = self._pending.get(match_id, (now, now))
+            self._pending[match_id] = (first, now)
+            if self._publisher is None and not self.closed:
+                self._publisher = threading.Thread(target=self._publish_settled, name="companion-publisher",
+                                                   daemon=True)
+                self._publisher.start()
+            self._publisher_wake.notify()
+
+    def _publish(self, match_id: str) -> None:
+        self._ticks[match_id] = self._ticks.get(match_id, 0) + 1
+        self._cond(match_id).notify_all()
+
+    def _publish_settled(self) -> None:
+        with self._lock:
+            try:
+                while not self.closed:
+                    now, soonest = time.monotonic(), None
+                    for match_id, (first, last) in list(self._pending.items()):
+                        due = min(last + self.settle, first + self.max_delay)
+                        if due <= now:
+                            del self._pending[match_id]
+                            self._publish(match_id)
+                        elif soonest is None or due < soonest:
+                            soonest = due
+                    if soonest is None:  # nothing to publish: end after a while (the next change restarts it)
+                        self._publisher_wake.wait(PUBLISHER_IDLE_S)
+                        if not self._pending:
+                            return
+                    else:
+                        self._publisher_wake.wait(soonest - now)
+            finally:
+                self._publisher = None
 
     def wait(self, match_id: str, tick: int, timeout: float) -> None:
-        """Return when ``match_id`` ticks past ``tick``, the broker closes, or ``timeout`` passes."""
+        """Return when ``match_id``'s published tick passes ``tick``, the broker closes, or
+        ``timeout`` passes."""
         deadline = time.monotonic() + timeout
         with self._lock:
             cond = self._cond(match_id)
@@ -98,6 +152,7 @@ class Broker:
             self.closed = True
             for cond in self._conds.values():
                 cond.notify_all()
+            self._publisher_wake.notify()
 
     def drain(self, timeout: float) -> bool:
         """After ``close``: wait up to ``timeout`` seconds for every stream to end; True if they did."""
@@ -125,21 +180,21 @@ class _Held:
                 self._hub.release()
 
 
-def _event(version: int, match: dict) -> str:
-    return f"id: {version}\nevent: match\ndata: {json.dumps(match, separators=(',', ':'))}\n\n"
+def _event(version: int, match: dict) -> bytes:
+    return f"id: {version}\nevent: match\ndata: {json.dumps(match, separators=(',', ':'))}\n\n".encode()
 
 
-def _render_event(conn, match_id: str) -> tuple[int, str]:
+def _render_event(conn, match_id: str) -> tuple[int, bytes]:
     match = matches.get_match(conn, match_id)
     return match["version"], _event(match["version"], match)
 
 
-def _render_live_event(conn, match_id: str) -> tuple[int, str]:
+def _render_live_event(conn, match_id: str) -> tuple[int, bytes]:
     from companion.web.pages import render_live
 
     version, html = render_live(conn, match_id)
     data = "\n".join(f"data: {line}" for line in _SSE_LINE_BREAK.split(html))  # the browser joins them with \n
-    return version, f"id: {version}\nevent: live\n{data}\n\n"
+    return version, f"id: {version}\nevent: live\n{data}\n\n".encode()
 
 
 @bp.get("/api/matches/<match_id>/events")
@@ -171,31 +226,37 @@ def _stream(match_id: str, kind: str, render: Callable[[Any, str], tuple[int, st
     config = current_app.config
     database, keepalive = config["DATABASE"], float(config["STREAM_KEEPALIVE_S"])
     poll, retry = float(config["STREAM_POLL_S"]), int(config["STREAM_RETRY_MS"])
-    min_gap = float(config["STREAM_MIN_GAP_S"])
     cache = rendered()
 
-    def stream() -> Iterator[str]:
+    def stream() -> Iterator[bytes]:
         conn = None
         try:
             conn = connect(database)
-            yield f"retry: {retry}\n\n"
+            yield f"retry: {retry}\n\n".encode()
             sent = None
-            last_write = time.monotonic()
+            last_write = last_read = time.monotonic()
+            tick = hub.tick(match_id)
+            version = matches.match_version(conn, match_id)
             while not hub.closed:
-                tick = hub.tick(match_id)
-                version = matches.match_version(conn, match_id)
                 if sent is None or version > sent:
-                    sent, text = cache.get((kind, match_id), version, lambda: render(conn, match_id))
-                    yield text
+                    # events are bytes, encoded once per version: nothing is encoded per viewer
+                    sent, event = cache.get((kind, match_id), version, lambda: render(conn, match_id))
+                    yield event
                     last_write = time.monotonic()
-                    # a burst of rounds reaches each viewer as a few events, not one per round:
-                    # fewer threads fighting the writer for the interpreter
-                    time.sleep(min_gap)
-                    continue
                 elif time.monotonic() - last_write >= keepalive:
-                    yield ": keepalive\n\n"
+                    yield b": keepalive\n\n"
                     last_write = time.monotonic()
-                hub.wait(match_id, tick, min(poll, keepalive))
+                else:
+                    hub.wait(match_id, tick, min(poll, keepalive))
+                seen = hub.tick(match_id)
+                if seen != tick:  # a writer of this process committed: one stream reads the version
+                    tick = seen
+                    version = hub.versions.get(match_id, tick, lambda: (seen, matches.match_version(conn, match_id)))[1]
+                elif time.monotonic() - last_read >= poll:  # another process may have written
+                    version = max(version, matches.match_version(conn, match_id))
+                else:
+                    continue
+                last_read = time.monotonic()
         finally:
             if conn is not None:
                 conn.close()

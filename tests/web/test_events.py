@@ -127,3 +127,36 @@ def test_many_viewers_of_one_change_cost_one_render(app, client, new_match):
     assert cache.renders == 2  # one per version, not one per viewer
     for response in streams:
         response.close()
+
+
+def test_a_burst_of_changes_is_published_once_after_it_and_steady_changes_every_max_delay():
+    from companion.web.events import Broker
+
+    hub = Broker(10, settle=0.05, max_delay=0.3)
+    for _ in range(5):  # five rounds within a few milliseconds
+        hub.notify("m1")
+    assert hub.tick("m1") == 0  # not yet: the burst may go on
+    start = time.monotonic()
+    hub.wait("m1", 0, 2.0)
+    assert hub.tick("m1") == 1 and 0.03 < time.monotonic() - start < 1.0  # one wake for the five
+    time.sleep(0.1)
+    assert hub.tick("m1") == 1
+
+    published = []
+    start = time.monotonic()
+    while time.monotonic() - start < 0.8:  # a change every 20 ms never settles...
+        hub.notify("m1")
+        time.sleep(0.02)
+        if not published or published[-1][0] != hub.tick("m1"):
+            published.append((hub.tick("m1"), time.monotonic() - start))
+    ticks = [t for t, _ in published if t > 1]
+    assert 2 <= len(ticks) <= 4  # ...so it is published every 0.3 s, not 40 times and not never
+    hub.close()
+
+
+def test_without_settling_a_change_is_published_at_once():
+    from companion.web.events import Broker
+
+    hub = Broker(10)
+    hub.notify("m1")
+    assert hub.tick("m1") == 1

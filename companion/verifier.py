@@ -104,7 +104,7 @@ def verify_image(image_bgr: np.ndarray, *, profile: Profile | None = None, file:
 def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dict:
     """Turn a ``companion scan`` object into a ``companion verify`` object."""
     tiles = read_tiles_of(scan)
-    junctions, strays = prune_loops(find_junctions(tiles, config))
+    junctions, strays = prune_loops(find_junctions(tiles, config), config)
     warnings = [str(w) for w in scan.get("warnings", [])]
     warnings += layout_warnings(tiles, junctions, config)
     warnings += [
@@ -255,7 +255,7 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
         raise VerdictError(f"annotate needs a BGR image (H x W x 3), got {getattr(image_bgr, 'shape', image_bgr)!r}")
     out = image_bgr.copy()
     tiles = read_tiles_of(verdict)
-    junctions, strays = prune_loops(find_junctions(tiles, config))
+    junctions, strays = prune_loops(find_junctions(tiles, config), config)
     scale = max(out.shape[:2]) / 1000.0
     thick = max(1, round(2 * scale))
     font = cv2.FONT_HERSHEY_SIMPLEX

@@ -1,7 +1,7 @@
 """Where the tiles of a line of play meet: junction geometry over tile outlines.
 
 Entry points: ``find_junctions(tiles, config=JunctionConfig()) -> tuple[Junction, ...]`` (every
-contact), ``prune_loops(junctions) -> (kept, strays)`` (the line of play is a tree: a contact that
+contact), ``prune_loops(junctions, config) -> (kept, strays)`` (the line of play is a tree: a contact that
 would close a loop is a stray, not a junction), ``in_doubt(confidence, config)``.
 
 A *junction* is a place where the short edge (an *end*) of one tile lies against part of another tile:
@@ -86,6 +86,10 @@ class JunctionConfig:
     about an even chance of being misread must be named; the former 0.6 let most misreads through.
     ``max_overlap``: two outlines that overlap by more than this fraction of the smaller one cannot
     both be right (tiles lie side by side, never on top of each other): both are in doubt.
+    ``tight_gap``: when a loop is broken (``prune_loops``), contacts at most this far apart (same unit
+    as ``max_gap``) are taken before looser ones of any kind. Tiles laid together lie within 0.03 and
+    photo outlines fall short by up to a fifth of a width, while a stray contact between two arms lies
+    wherever the arms happen to pass, often half a width apart.
     """
 
     max_gap: float = 0.6
@@ -94,6 +98,7 @@ class JunctionConfig:
     crosswise_band: float = 0.15
     doubt_confidence: float = 0.95
     max_overlap: float = 0.15
+    tight_gap: float = 0.25
 
     def __post_init__(self) -> None:
         checks = {
@@ -103,6 +108,7 @@ class JunctionConfig:
             "crosswise_band": 0 <= self.crosswise_band < 0.25,
             "doubt_confidence": 0 <= self.doubt_confidence <= 1,
             "max_overlap": 0 < self.max_overlap < 1,
+            "tight_gap": 0 <= self.tight_gap <= self.max_gap,
         }
         for name, good in checks.items():
             if not good:
@@ -209,15 +215,16 @@ _STRAY_LIKENESS = {JunctionKind.END_TO_END: 0, JunctionKind.CROSSWISE: 0, Juncti
                    JunctionKind.CORNER: 2}
 
 
-def prune_loops(junctions: Sequence[Junction]) -> tuple[tuple[Junction, ...], tuple[Junction, ...]]:
+def prune_loops(junctions: Sequence[Junction], config: JunctionConfig = JunctionConfig()
+                ) -> tuple[tuple[Junction, ...], tuple[Junction, ...]]:
     """Split contacts into the line of play and stray contacts that would close a loop.
 
     A line of play is a tree: each tile joins it at one place. Two tiles of different arms that happen
     to lie against each other close a loop; one contact of each loop is then not a junction. Contacts
-    are taken best first (matching before mismatched; then by kind, as a stray contact is most often an
-    end against some tile's side and least often end to end; then the tighter fit), keeping each that joins
-    two parts not yet joined (Kruskal's spanning tree). Returns ``(kept, strays)``, each sorted by
-    tile indexes.
+    are taken best first (matching before mismatched; then tight ones, within ``config.tight_gap``,
+    before loose ones; then by kind, as a stray contact is most often an end against some tile's side
+    and least often end to end; then the tighter fit), keeping each that joins two parts not yet joined
+    (Kruskal's spanning tree). Returns ``(kept, strays)``, each sorted by tile indexes.
     """
     parent: dict[int, int] = {}
 
@@ -227,7 +234,10 @@ def prune_loops(junctions: Sequence[Junction]) -> tuple[tuple[Junction, ...], tu
         return node
 
     kept, strays = [], []
-    for junction in sorted(junctions, key=lambda j: (not j.ok, _STRAY_LIKENESS[j.kind], abs(j.gap), j.tiles)):
+    def rank(j: Junction) -> tuple:
+        return not j.ok, abs(j.gap) > config.tight_gap, _STRAY_LIKENESS[j.kind], abs(j.gap), j.tiles
+
+    for junction in sorted(junctions, key=rank):
         a, b = (root(index) for index in junction.tiles)
         if a == b:
             strays.append(junction)

@@ -240,3 +240,16 @@ def test_a_contact_that_closes_a_loop_is_a_stray_not_a_junction():
     assert kept == tuple(line) and strays == (stray,)
     assert prune_loops(line) == (tuple(line), ())
     assert prune_loops([]) == ((), ())
+
+
+def test_a_tight_corner_beats_a_loose_contact_alongside_when_a_loop_is_broken():
+    # Tiles 0-1-2 are joined end to end; tile 2 turns a corner onto tile 3 (a tight fit), while a double
+    # of another arm lies half a width off tile 3's side (a stray contact, matching by chance).
+    def junction(i, j, kind, gap):
+        return Junction((i, j), (0, 0), (1, 1), kind, True, (0.0, 0.0), gap)
+
+    line = [junction(0, 1, JunctionKind.END_TO_END, 0.01), junction(1, 2, JunctionKind.END_TO_END, 0.02)]
+    corner = junction(2, 3, JunctionKind.CORNER, -0.01)
+    loose = junction(0, 3, JunctionKind.ALONGSIDE, 0.5)
+    kept, strays = prune_loops(line + [corner, loose])
+    assert kept == tuple(line + [corner]) and strays == (loose,)

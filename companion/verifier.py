@@ -8,7 +8,10 @@ Entry points:
 - ``verify_scan(scan, *, config=JunctionConfig()) -> dict``: the same from a ``companion scan`` object
   (the tiles already read), so the check can run on any reading, constructed ones included.
 - ``annotate(image_bgr, verdict, *, config=JunctionConfig()) -> np.ndarray``: the photo with each
-  tile's outline and reading, and each junction marked green (halves match) or red (they do not).
+  tile's outline and reading, and each junction marked green (halves match) or red (they do not);
+  ``with_notes(picture, verdict)`` adds a band below it with the warnings (the ``--annotate`` file).
+- ``headline(verdict) -> (text, kind)``: the verdict in one line for people, which says "legal" only
+  when every tile was checked (the JSON's ``legal`` is true whenever no junction mismatches).
 
 The verdict: ``legal`` is true when every junction matches. A mismatch may be a wrong play or a misread
 tile; a warning names every tile in doubt (read with low confidence, read as a tile already seen in the
@@ -55,6 +58,9 @@ from companion.vision.profile import Profile  # noqa: E402
 
 OK_BGR = (60, 190, 40)
 BAD_BGR = (40, 40, 230)
+DOUBT_BGR = (0, 200, 255)  # orange: a tile in doubt, or a verdict that needs a look
+SURE_BGR = (255, 200, 0)  # blue: a tile read surely
+LOOSE_BGR = (170, 170, 170)  # grey: a tile that touches no other, not checked
 
 
 class VerdictError(ValueError):
@@ -88,7 +94,7 @@ def verify_photo(
         out_dir = Path(annotate_to)
         out_dir.mkdir(parents=True, exist_ok=True)
         target = out_dir / f"{Path(file).stem or 'photo'}.verify.png"
-        if not cv2.imwrite(str(target), annotate(image, verdict, config=config)):
+        if not cv2.imwrite(str(target), with_notes(annotate(image, verdict, config=config), verdict)):
             raise OSError(f"could not write the annotated picture {str(target)!r}")
     return verdict
 
@@ -149,12 +155,7 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
     """
     warnings = []
     why = _doubts(tiles, junctions, config)
-    doubtful: dict[int, list[str]] = {}
-    for junction in junctions:
-        if not junction.ok:
-            for index in junction.tiles:
-                if index in why:
-                    doubtful.setdefault(index, []).append("-".join(str(i + 1) for i in junction.tiles))
+    doubtful = _doubtful_on_mismatches(junctions, why)
     for index in sorted(doubtful):
         places = ", ".join(doubtful[index])
         warnings.append(
@@ -174,6 +175,17 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
             warnings.append(f"the tiles form {len(groups)} separate lines ({listed}); a line of play is one, "
                             "so a junction between them was probably missed and not checked")
     return warnings
+
+
+def _doubtful_on_mismatches(junctions: tuple[Junction, ...], why: dict[int, str]) -> dict[int, list[str]]:
+    """The tiles in doubt that sit on a mismatched junction: index -> those junctions ("2-3", numbered from 1)."""
+    doubtful: dict[int, list[str]] = {}
+    for junction in junctions:
+        if not junction.ok:
+            for index in junction.tiles:
+                if index in why:
+                    doubtful.setdefault(index, []).append("-".join(str(i + 1) for i in junction.tiles))
+    return doubtful
 
 
 def _doubts(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: JunctionConfig) -> dict[int, str]:
@@ -250,21 +262,42 @@ def describe_junction(verdict: dict, k: int) -> str:
 
 
 def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = JunctionConfig()) -> np.ndarray:
-    """A copy of the photo with tile outlines and readings, and a green or red mark on each junction."""
+    """A copy of the photo with each tile's outline and reading, and a green or red mark on each junction.
+
+    Each tile shows ``#n a|b`` (its number, then ``pips[0]|pips[1]``) with a white bar across its
+    ``pips[0]`` end, so which half was read as what can be checked against the pips. Outlines are blue
+    for a sure reading, orange for a tile in doubt (low confidence, or named in doubt on a mismatch) and
+    grey for a tile that touches no other (not checked). A mismatched junction is a red dot with a cross
+    and the two touching values beside it. The headline is the verdict: green only when every tile
+    is on one line and every junction matches; amber when nothing mismatches but some tiles were not
+    checked, or when every mismatch may be a misread; red otherwise.
+    """
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
         raise VerdictError(f"annotate needs a BGR image (H x W x 3), got {getattr(image_bgr, 'shape', image_bgr)!r}")
     out = image_bgr.copy()
     tiles = read_tiles_of(verdict)
     junctions, strays = prune_loops(find_junctions(tiles, config), config)
+    doubtful = _doubtful_on_mismatches(junctions, _doubts(tiles, junctions, config))
+    touching = {index for junction in junctions for index in junction.tiles}
+    loose = [index for index in range(len(tiles)) if index not in touching] if len(tiles) > 1 else []
     scale = max(out.shape[:2]) / 1000.0
     thick = max(1, round(2 * scale))
     font = cv2.FONT_HERSHEY_SIMPLEX
     for index, tile in enumerate(tiles):
         outline = np.round(tile.corners).astype(np.int32)
-        colour = (0, 200, 255) if in_doubt(tile.confidence, config) else (255, 200, 0)
+        if index in doubtful or in_doubt(tile.confidence, config):
+            colour = DOUBT_BGR
+        elif index in loose:
+            colour = LOOSE_BGR
+        else:
+            colour = SURE_BGR
+        cv2.polylines(out, [outline], True, (0, 0, 0), thick + 2, cv2.LINE_AA)
         cv2.polylines(out, [outline], True, colour, thick, cv2.LINE_AA)
-        centre = tile.corners.mean(axis=0)
-        _label(out, f"#{index + 1} {_name(tile)}", centre, 0.6 * scale, thick, font)
+        cv2.line(out, tuple(outline[0]), tuple(outline[1]), (255, 255, 255), thick + 1, cv2.LINE_AA)
+        width = _tile_width(tile)
+        text = f"#{index + 1} {tile.pips[0]}|{tile.pips[1]}"
+        _label(out, text, tile.corners.mean(axis=0), _fitted(text, 0.9 * width, font, 0.6 * scale, thick),
+               thick, font, colour=colour)
     for stray in strays:
         point = tuple(int(round(v)) for v in stray.point)
         cv2.circle(out, point, max(3, int(0.1 * _tile_width(tiles[stray.tiles[0]]))), (160, 160, 160), -1, cv2.LINE_AA)
@@ -280,18 +313,97 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
             d = int(radius * 0.6)
             cv2.line(out, (point[0] - d, point[1] - d), (point[0] + d, point[1] + d), (255, 255, 255), thick)
             cv2.line(out, (point[0] - d, point[1] + d), (point[0] + d, point[1] - d), (255, 255, 255), thick)
-    if not junctions:
-        text, colour = f"NO JUNCTIONS FOUND among {len(tiles)} tiles", (0, 200, 255)
-    elif all(j.ok for j in junctions):
-        text, colour = f"LEGAL: all {len(junctions)} junctions match", OK_BGR
-    else:
-        text, colour = f"NOT LEGAL: {sum(not j.ok for j in junctions)} of {len(junctions)} junctions do not match", BAD_BGR
-    _label(out, text, np.array([10.0, 30.0 * scale + 10]), 0.9 * scale, thick, font, centred=False, colour=colour)
+            text = f"{junction.pips[0]} vs {junction.pips[1]}"
+            size = _fitted(text, 1.2 * width, font, 0.6 * scale, thick)
+            (w, h), _ = cv2.getTextSize(text, font, max(size, 0.4), thick)
+            _label(out, text, np.array([point[0] + radius + 6.0, point[1] + h / 2]), size, thick, font,
+                   centred=False, colour=BAD_BGR)
+    text, kind = _headline(len(tiles), junctions, doubtful, loose)
+    colour = {"legal": OK_BGR, "illegal": BAD_BGR}.get(kind, DOUBT_BGR)
+    size = _fitted(text, out.shape[1] - 30, font, 0.9 * scale, thick)
+    (_, h), _ = cv2.getTextSize(text, font, max(size, 0.4), thick)
+    _label(out, text, np.array([10.0, h + 10.0]), size, thick, font, centred=False, colour=colour)
     return out
+
+
+def headline(verdict: dict, *, config: JunctionConfig = JunctionConfig()) -> tuple[str, str]:
+    """The verdict in one line for people, and its kind: ``"legal"`` (every tile on one line, every
+    junction matches), ``"unchecked"`` (nothing mismatches, but some tiles touch nothing or the tiles
+    form separate lines), ``"doubt"`` (every mismatch has a tile in doubt on it: check those tiles
+    before calling it a wrong play), ``"illegal"`` or ``"none"`` (no junction found)."""
+    tiles = read_tiles_of(verdict)
+    junctions, _ = prune_loops(find_junctions(tiles, config), config)
+    doubtful = _doubtful_on_mismatches(junctions, _doubts(tiles, junctions, config))
+    touching = {index for junction in junctions for index in junction.tiles}
+    loose = [index for index in range(len(tiles)) if index not in touching] if len(tiles) > 1 else []
+    return _headline(len(tiles), junctions, doubtful, loose)
+
+
+def _headline(count: int, junctions: tuple[Junction, ...], doubtful: dict[int, list[str]],
+              loose: list[int]) -> tuple[str, str]:
+    mismatched = [junction for junction in junctions if not junction.ok]
+    if not junctions:
+        return f"NO JUNCTIONS FOUND among {_count(count, 'tile')}", "none"
+    checked = _count(len(junctions), "junction")
+    if not mismatched:
+        if loose:
+            return f"NO MISMATCH in {checked}, but {_count(len(loose), 'tile')} not checked", "unchecked"
+        if len(_groups(junctions)) > 1:
+            return f"NO MISMATCH in {checked}, but the tiles form separate lines", "unchecked"
+        return (f"LEGAL: all {checked} match" if len(junctions) > 1 else f"LEGAL: {checked} matches"), "legal"
+    broken = f"{len(mismatched)} of {checked} {'does' if len(mismatched) == 1 else 'do'} not match"
+    if all(any(index in doubtful for index in junction.tiles) for junction in mismatched):
+        named = sorted({index for junction in mismatched for index in junction.tiles if index in doubtful})
+        which = ", ".join(str(index + 1) for index in named)
+        if len(named) == 1:
+            return f"{broken}, but tile {which} may be misread: check it", "doubt"
+        return f"{broken}, but tiles {which} may be misread: check them", "doubt"
+    return f"NOT LEGAL: {broken}", "illegal"
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def with_notes(picture: np.ndarray, verdict: dict) -> np.ndarray:
+    """``picture`` (an ``annotate`` result) with a band below it listing the verdict's warnings, so the
+    picture written by ``--annotate`` says by itself what was not checked and which tiles are in doubt."""
+    h, w = picture.shape[:2]
+    unit = max(1.0, max(h, w) / 1000.0)
+    font, size, thick = cv2.FONT_HERSHEY_SIMPLEX, 0.6 * unit, max(1, int(round(unit)))
+    rows = []
+    for message in verdict.get("warnings", []):
+        rows += _wrap(f"! {message}", font, size, thick, w - int(16 * unit))
+    if not rows:
+        return picture
+    line_h = int(cv2.getTextSize("Ag", font, size, thick)[0][1] + 12 * unit)
+    band = np.full((line_h * len(rows) + int(10 * unit), w, 3), 24, np.uint8)
+    for i, line in enumerate(rows):
+        cv2.putText(band, line, (int(8 * unit), line_h * (i + 1)), font, size, (0, 220, 255), thick, cv2.LINE_AA)
+    return np.vstack([picture, band])
+
+
+def _wrap(text: str, font: int, size: float, thick: int, width: int) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if line and cv2.getTextSize(trial, font, size, thick)[0][0] > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + [line] if line else lines
+
+
+def _fitted(text: str, width: float, font: int, most: float, thick: int) -> float:
+    """The font size (at most ``most``) at which ``text`` is about ``width`` pixels wide."""
+    (w, _), _ = cv2.getTextSize(text, font, 1.0, thick)
+    return float(min(most, width / max(w, 1)))
 
 
 def _label(out, text, where, size, thick, font, *, centred=True, colour=(255, 255, 255)) -> None:
     size = max(size, 0.4)
+    thick = max(1, min(thick, int(round(2 * size))))  # a small label keeps a thin stroke, so it stays legible
     (w, h), base = cv2.getTextSize(text, font, size, thick)
     x, y = (int(where[0] - w / 2), int(where[1] + h / 2)) if centred else (int(where[0]), int(where[1]))
     cv2.rectangle(out, (x - 3, y - h - 3), (x + w + 3, y + base + 1), (0, 0, 0), -1)

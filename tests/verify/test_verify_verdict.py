@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from companion.verifier import VerdictError, annotate, describe_junction, verify_scan
+from companion.verifier import VerdictError, annotate, describe_junction, headline, verify_scan, with_notes
 
 W = 40.0
 
@@ -159,3 +159,28 @@ def test_a_crosswise_non_double_is_not_taken_for_a_turned_tile():
     verdict = verify_scan(scan(end, crosswise))
     assert verdict["junctions"] == [{"tiles": [0, 1], "pips": [4, 3], "ok": False}]
     assert verdict["warnings"] == []
+
+
+def test_the_headline_says_legal_only_when_every_tile_was_checked():
+    assert headline(verify_scan(scan(*line((6, 4), (4, 2)))))[1] == "legal"
+    loose = tile(5, 5, (300, 40), 90)
+    text, kind = headline(verify_scan(scan(*line((6, 4), (4, 2)), loose)))
+    assert kind == "unchecked" and text == "NO MISMATCH in 1 junction, but 1 tile not checked"
+    apart = headline(verify_scan(scan(*line((6, 4), (4, 2), y=60.0), *line((5, 5), (5, 1), y=200.0))))
+    assert apart[1] == "unchecked"
+
+
+def test_the_headline_asks_to_check_a_tile_in_doubt_before_calling_a_play_wrong():
+    wrong = headline(verify_scan(scan(*line((6, 4), (4, 2), (3, 1)))))
+    assert wrong == ("NOT LEGAL: 1 of 2 junctions does not match", "illegal")
+    unsure = headline(verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.99, 0.99, 0.5]))))
+    assert unsure == ("1 of 2 junctions does not match, but tile 3 may be misread: check it", "doubt")
+
+
+def test_the_notes_band_lists_the_warnings_below_the_picture():
+    picture = np.full((300, 400, 3), 90, np.uint8)
+    loose = tile(5, 5, (300, 40), 90)
+    noted = with_notes(picture, verify_scan(scan(*line((6, 4), (4, 2)), loose)))
+    assert noted.shape[1] == 400 and noted.shape[0] > 300
+    assert (noted[:300] == picture).all() and noted[300:].max() > 150  # the photo untouched, text below
+    assert with_notes(picture, verify_scan(scan(*line((6, 4), (4, 2))))) is picture  # nothing to say

@@ -18,8 +18,9 @@ tile; a warning names every tile in doubt (read with low confidence, read as a t
 photo, overlapping another tile, or sitting on two or more mismatched junctions) that sits on a
 mismatched junction, e.g. ``tile 3
 (5-2) is in doubt (read with confidence 0.41); junction 2-3 may be misread``. Tiles that touch nothing are named too, since a missed junction goes unchecked, and so are
-two tiles that lie against each other where the line of play (a tree) cannot join them. The scan's own
-warnings (tiles cut off by the border) come first.
+two tiles that lie against each other where the line of play (a tree) cannot join them, and two free
+ends that face each other with room for a tile between them (a double laid crosswise that the reader
+missed). The scan's own warnings (tiles cut off by the border) come first.
 
 Conventions: ``image_bgr`` is OpenCV's BGR uint8; points are xy pixels of the photo as a person sees it.
 Text for people (warnings, junction lines, the picture) numbers tiles from 1, as the scan's warnings and
@@ -50,6 +51,7 @@ from companion.vision.junctions import (  # noqa: E402
     Junction,
     JunctionConfig,
     JunctionKind,
+    find_holes,
     find_junctions,
     in_doubt,
     prune_loops,
@@ -174,6 +176,15 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
             listed = "; ".join(", ".join(str(i + 1) for i in sorted(group)) for group in groups)
             warnings.append(f"the tiles form {len(groups)} separate lines ({listed}); a line of play is one, "
                             "so a junction between them was probably missed and not checked")
+    for hole in find_holes(tiles, junctions, config):
+        (i, j), (a, b) = hole.tiles, hole.pips
+        what = "a double laid crosswise" if hole.length == 1 else "a tile"
+        text = (f"tiles {i + 1} ({_name(tiles[i])}) and {j + 1} ({_name(tiles[j])}) face each other in line with "
+                f"room for {what} between them: a tile there was probably not found, and its junctions were "
+                "not checked")
+        if hole.length == 1 and a != b:
+            text += f"; their ends show {a} and {b}, and no double matches both"
+        warnings.append(text)
     return warnings
 
 
@@ -268,7 +279,7 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
     ``pips[0]`` end, so which half was read as what can be checked against the pips. Outlines are blue
     for a sure reading, orange for a tile in doubt (low confidence, or named in doubt on a mismatch) and
     grey for a tile that touches no other (not checked). A mismatched junction is a red dot with a cross
-    and the two touching values beside it. The headline is the verdict: green only when every tile
+    and the two touching values beside it; an orange ``?`` marks room for a tile that was not found. The headline is the verdict: green only when every tile
     is on one line and every junction matches; amber when nothing mismatches but some tiles were not
     checked, or when every mismatch may be a misread; red otherwise.
     """
@@ -298,6 +309,10 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
         text = f"#{index + 1} {tile.pips[0]}|{tile.pips[1]}"
         _label(out, text, tile.corners.mean(axis=0), _fitted(text, 0.9 * width, font, 0.6 * scale, thick),
                thick, font, colour=colour)
+    for hole in find_holes(tiles, junctions, config):
+        width = min(_tile_width(tiles[i]) for i in hole.tiles)
+        point = np.array(hole.point)
+        _label(out, "?", point, _fitted("?", 0.4 * width, font, 1.2 * scale, thick), thick, font, colour=DOUBT_BGR)
     for stray in strays:
         point = tuple(int(round(v)) for v in stray.point)
         cv2.circle(out, point, max(3, int(0.1 * _tile_width(tiles[stray.tiles[0]]))), (160, 160, 160), -1, cv2.LINE_AA)

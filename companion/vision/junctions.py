@@ -2,7 +2,9 @@
 
 Entry points: ``find_junctions(tiles, config=JunctionConfig()) -> tuple[Junction, ...]`` (every
 contact), ``prune_loops(junctions, config) -> (kept, strays)`` (the line of play is a tree: a contact that
-would close a loop is a stray, not a junction), ``in_doubt(confidence, config)``.
+would close a loop is a stray, not a junction), ``in_doubt(confidence, config)``, ``find_holes(tiles,
+junctions, config) -> tuple[Hole, ...]`` (free ends that face each other across the room of a tile the
+reader did not find).
 
 A *junction* is a place where the short edge (an *end*) of one tile lies against part of another tile:
 
@@ -90,6 +92,9 @@ class JunctionConfig:
     as ``max_gap``) are taken before looser ones of any kind. Tiles laid together lie within 0.03 and
     photo outlines fall short by up to a fifth of a width, while a stray contact between two arms lies
     wherever the arms happen to pass, often half a width apart.
+    ``hole_slack``: two free ends facing each other in line leave room for a missing tile when they lie
+    one half-length apart (a double laid crosswise) or two (a tile laid end to end), give or take this
+    many half-lengths; also the most the ends may lie off each other's axis, in widths.
     """
 
     max_gap: float = 0.6
@@ -99,6 +104,7 @@ class JunctionConfig:
     doubt_confidence: float = 0.95
     max_overlap: float = 0.15
     tight_gap: float = 0.25
+    hole_slack: float = 0.35
 
     def __post_init__(self) -> None:
         checks = {
@@ -109,6 +115,7 @@ class JunctionConfig:
             "doubt_confidence": 0 <= self.doubt_confidence <= 1,
             "max_overlap": 0 < self.max_overlap < 1,
             "tight_gap": 0 <= self.tight_gap <= self.max_gap,
+            "hole_slack": 0 < self.hole_slack < 0.5,
         }
         for name, good in checks.items():
             if not good:
@@ -245,6 +252,77 @@ def prune_loops(junctions: Sequence[Junction], config: JunctionConfig = Junction
             parent[a] = b
             kept.append(junction)
     return tuple(sorted(kept, key=lambda j: j.tiles)), tuple(sorted(strays, key=lambda j: j.tiles))
+
+
+@dataclass(frozen=True)
+class Hole:
+    """Room for a tile that was not found: the free ends of ``tiles`` face each other in line, ``length``
+    half-lengths apart (about 1: a double laid crosswise; about 2: a tile laid end to end).
+    ``halves``: which half of each tile faces the hole; ``pips``: those halves' values."""
+
+    tiles: tuple[int, int]
+    halves: tuple[int, int]
+    pips: tuple[int, int]
+    length: int
+    point: tuple[float, float] = field(compare=False)
+
+
+def find_holes(tiles: Sequence[TileLike], junctions: Sequence[Junction],
+               config: JunctionConfig = JunctionConfig()) -> tuple[Hole, ...]:
+    """Pairs of free ends (ends not on any junction) that face each other in line with room for one tile
+    between them and no other outline there: a tile the reader missed, whose junctions went unchecked.
+
+    Distances along the line are in half-lengths of the two tiles (so perspective cancels as in
+    ``find_junctions``), across it in widths. Each end is in at most one hole, the best fitting first.
+    """
+    outlines = [_outline(index, tile) for index, tile in enumerate(tiles)]
+    pips = [_pips(index, tile) for index, tile in enumerate(tiles)]
+    used = {(index, half) for junction in junctions for index, half, end in
+            zip(junction.tiles, junction.halves, junction.by_end) if end}
+    ends = []
+    for index, quad in enumerate(outlines):
+        centre = quad.mean(axis=0)
+        for half, edge in ((0, 0), (1, 2)):
+            if (index, half) in used:
+                continue
+            p, q = _edge(quad, edge)
+            mid = (p + q) / 2
+            reach = float(np.hypot(*(mid - centre)))
+            width = float(np.hypot(*(q - p)))
+            if reach > 0 and width > 0:
+                ends.append((index, half, mid, (mid - centre) / reach, reach, width))
+    min_cos = math.cos(math.radians(config.max_angle_deg))
+    found = []
+    for a, (i, half_i, mid_i, out_i, reach_i, width_i) in enumerate(ends):
+        for j, half_j, mid_j, out_j, reach_j, width_j in ends[a + 1:]:
+            if i == j or float(np.dot(out_i, out_j)) > -min_cos:
+                continue  # the same tile, or ends that do not face each other
+            span = mid_j - mid_i
+            along = float(np.dot(span, out_i)) / ((reach_i + reach_j) / 2)
+            across = abs(float(out_i[0] * span[1] - out_i[1] * span[0])) / ((width_i + width_j) / 2)
+            length = round(along)
+            if length not in (1, 2) or abs(along - length) > config.hole_slack or across > config.hole_slack:
+                continue
+            middle = (mid_i + mid_j) / 2
+            if any(_inside(middle, quad) for quad in outlines):
+                continue  # something was found there
+            found.append((abs(along - length) + across, Hole((i, j), (half_i, half_j),
+                                                               (pips[i][half_i], pips[j][half_j]), length,
+                                                               (float(middle[0]), float(middle[1])))))
+    holes, taken = [], set()
+    for _, hole in sorted(found, key=lambda item: item[0]):
+        sides = set(zip(hole.tiles, hole.halves))
+        if sides & taken:
+            continue
+        taken |= sides
+        holes.append(hole)
+    return tuple(sorted(holes, key=lambda hole: hole.tiles))
+
+
+def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
+    """Whether ``point`` lies inside the convex outline ``quad`` (either winding)."""
+    signs = [float((q - p)[0] * (point - p)[1] - (q - p)[1] * (point - p)[0]) for p, q in zip(quad, np.roll(quad, -1, 0))]
+    return all(v > 0 for v in signs) or all(v < 0 for v in signs)
 
 
 def in_doubt(confidence: float, config: JunctionConfig = JunctionConfig()) -> bool:

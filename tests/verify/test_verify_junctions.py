@@ -15,6 +15,7 @@ from companion.vision.junctions import (
     JunctionConfig,
     JunctionKind,
     TileOutlineError,
+    find_holes,
     find_junctions,
     prune_loops,
 )
@@ -253,3 +254,38 @@ def test_a_tight_corner_beats_a_loose_contact_alongside_when_a_loop_is_broken():
     loose = junction(0, 3, JunctionKind.ALONGSIDE, 0.5)
     kept, strays = prune_loops(line + [corner, loose])
     assert kept == tuple(line + [corner]) and strays == (loose,)
+
+
+def _holes(tiles):
+    return [(h.tiles, h.pips, h.length) for h in find_holes(tiles, prune_loops(find_junctions(tiles))[0])]
+
+
+def test_room_for_a_missing_crosswise_double_is_a_hole():
+    # 6-4 -> [4-4 crosswise, not found] -> 4-1
+    tiles = [tile(6, 4, (-1.5 * W - 1, 0), 0), tile(4, 1, (1.5 * W + 1, 0), 0)]
+    assert _holes(tiles) == [((0, 1), (4, 4), 1)]
+    turned = [tile(3, 6, (-1.5 * W, 0), 0), tile(2, 5, (1.5 * W, 0), 180)]
+    assert _holes(turned) == [((0, 1), (6, 5), 1)]  # 2-5 lies with its 5 end towards the hole
+
+
+def test_room_for_a_missing_tile_end_to_end_is_a_hole():
+    tiles = [tile(6, 4, (0, 0), 0), tile(2, 1, (4 * W + 4, 0), 0)]
+    assert _holes(tiles) == [((0, 1), (4, 2), 2)]
+
+
+def test_no_hole_in_a_whole_line_nor_between_ends_that_do_not_line_up():
+    whole = [tile(6, 4, (-1.5 * W, 0), 0), tile(4, 4, (0, 0), 90), tile(4, 1, (1.5 * W, 0), 0)]
+    assert _holes(whole) == []
+    offset = [tile(6, 4, (-1.5 * W, 0), 0), tile(4, 1, (1.5 * W, 0.8 * W), 0)]  # off each other's axis
+    assert _holes(offset) == []
+    too_far = [tile(6, 4, (-1.5 * W, 0), 0), tile(4, 1, (3 * W, 0), 0)]  # 2.5 half-lengths apart
+    assert _holes(too_far) == []
+    turned = [tile(6, 4, (-1.5 * W, 0), 0), tile(4, 1, (0.5 * W, 1.5 * W), 90)]  # ends not facing
+    assert _holes(turned) == []
+
+
+def test_no_hole_where_a_tile_was_found():
+    # Two tiles facing each other across a third found in the gap, askew (touching neither).
+    tiles = [tile(6, 4, (-1.5 * W - 1, 0), 0), tile(4, 1, (1.5 * W + 1, 0), 0), tile(5, 5, (0, 0), 45, width=0.4 * W)]
+    assert find_junctions(tiles) == ()
+    assert _holes(tiles) == []

@@ -184,3 +184,13 @@ def test_the_notes_band_lists_the_warnings_below_the_picture():
     assert noted.shape[1] == 400 and noted.shape[0] > 300
     assert (noted[:300] == picture).all() and noted[300:].max() > 150  # the photo untouched, text below
     assert with_notes(picture, verify_scan(scan(*line((6, 4), (4, 2))))) is picture  # nothing to say
+
+
+def test_room_for_a_missed_crosswise_double_is_named_with_the_ends_it_would_join():
+    # 3-6 -> [6-6 crosswise, not found] -> 2-5: whatever double lies there, one of its junctions breaks.
+    verdict = verify_scan(scan(tile(3, 6, (100, 150), 0), tile(2, 5, (100 + 3 * W + 2, 150), 0)))
+    assert verdict["junctions"] == [] and verdict["legal"] is True
+    assert verdict["warnings"][-1] == (
+        "tiles 1 (3-6) and 2 (2-5) face each other in line with room for a double laid crosswise between them: "
+        "a tile there was probably not found, and its junctions were not checked; their ends show 6 and 2, "
+        "and no double matches both")

@@ -48,6 +48,7 @@ import cv2  # noqa: E402
 from companion.scanner import reading_to_dict  # noqa: E402
 from companion.vision import read_tiles  # noqa: E402
 from companion.vision.junctions import (  # noqa: E402
+    Hole,
     Junction,
     JunctionConfig,
     JunctionKind,
@@ -333,7 +334,7 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
             (w, h), _ = cv2.getTextSize(text, font, max(size, 0.4), thick)
             _label(out, text, np.array([point[0] + radius + 6.0, point[1] + h / 2]), size, thick, font,
                    centred=False, colour=BAD_BGR)
-    text, kind = _headline(len(tiles), junctions, doubtful, loose)
+    text, kind = _headline(len(tiles), junctions, doubtful, loose, find_holes(tiles, junctions, config))
     colour = {"legal": OK_BGR, "illegal": BAD_BGR}.get(kind, DOUBT_BGR)
     size = _fitted(text, out.shape[1] - 30, font, 0.9 * scale, thick)
     (_, h), _ = cv2.getTextSize(text, font, max(size, 0.4), thick)
@@ -343,24 +344,29 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
 
 def headline(verdict: dict, *, config: JunctionConfig = JunctionConfig()) -> tuple[str, str]:
     """The verdict in one line for people, and its kind: ``"legal"`` (every tile on one line, every
-    junction matches), ``"unchecked"`` (nothing mismatches, but some tiles touch nothing or the tiles
-    form separate lines), ``"doubt"`` (every mismatch has a tile in doubt on it: check those tiles
+    junction matches), ``"unchecked"`` (nothing mismatches, but some tiles touch nothing, the tiles
+    form separate lines, or a double was missed between ends no double can join), ``"doubt"`` (every mismatch has a tile in doubt on it: check those tiles
     before calling it a wrong play), ``"illegal"`` or ``"none"`` (no junction found)."""
     tiles = read_tiles_of(verdict)
     junctions, _ = prune_loops(find_junctions(tiles, config), config)
     doubtful = _doubtful_on_mismatches(junctions, _doubts(tiles, junctions, config))
     touching = {index for junction in junctions for index in junction.tiles}
     loose = [index for index in range(len(tiles)) if index not in touching] if len(tiles) > 1 else []
-    return _headline(len(tiles), junctions, doubtful, loose)
+    return _headline(len(tiles), junctions, doubtful, loose, find_holes(tiles, junctions, config))
 
 
 def _headline(count: int, junctions: tuple[Junction, ...], doubtful: dict[int, list[str]],
-              loose: list[int]) -> tuple[str, str]:
+              loose: list[int], holes: tuple[Hole, ...] = ()) -> tuple[str, str]:
     mismatched = [junction for junction in junctions if not junction.ok]
     if not junctions:
         return f"NO JUNCTIONS FOUND among {_count(count, 'tile')}", "none"
     checked = _count(len(junctions), "junction")
     if not mismatched:
+        for hole in holes:
+            if hole.length == 1 and hole.pips[0] != hole.pips[1]:
+                (i, j), (a, b) = hole.tiles, hole.pips
+                return (f"NO MISMATCH in {checked}, but a double missed between tiles {i + 1} and {j + 1} "
+                        f"cannot match both {a} and {b}"), "unchecked"
         if loose:
             return f"NO MISMATCH in {checked}, but {_count(len(loose), 'tile')} not checked", "unchecked"
         if len(_groups(junctions)) > 1:

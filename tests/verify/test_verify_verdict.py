@@ -194,3 +194,7 @@ def test_room_for_a_missed_crosswise_double_is_named_with_the_ends_it_would_join
         "tiles 1 (3-6) and 2 (2-5) face each other in line with room for a double laid crosswise between them: "
         "a tile there was probably not found, and its junctions were not checked; their ends show 6 and 2, "
         "and no double matches both")
+    longer = verify_scan(scan(tile(1, 3, (100 - 2 * W - 2, 150), 0), tile(3, 6, (100, 150), 0),
+                              tile(2, 5, (100 + 3 * W + 2, 150), 0)))
+    assert headline(longer) == ("NO MISMATCH in 1 junction, but a double missed between tiles 2 and 3 cannot "
+                                "match both 6 and 2", "unchecked")

@@ -330,7 +330,8 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
             cv2.line(out, (point[0] - d, point[1] - d), (point[0] + d, point[1] + d), (255, 255, 255), thick)
             cv2.line(out, (point[0] - d, point[1] + d), (point[0] + d, point[1] - d), (255, 255, 255), thick)
             text = f"{junction.pips[0]} vs {junction.pips[1]}"
-            size = _fitted(text, 1.2 * width, font, 0.6 * scale, thick)
+            larger = max(_tile_width(tiles[i]), _tile_width(tiles[j]))  # a misfound sliver must not shrink it
+            size = _fitted(text, 1.2 * larger, font, 0.6 * scale, thick)
             (w, h), _ = cv2.getTextSize(text, font, max(size, 0.4), thick)
             _label(out, text, np.array([point[0] + radius + 6.0, point[1] + h / 2]), size, thick, font,
                    centred=False, colour=BAD_BGR)

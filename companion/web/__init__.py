@@ -49,6 +49,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     from companion.store.db import default_db_path
     from companion.web import context, cross_site, errors
     from companion.web.events import Broker
+    from companion.web.push import Pusher
     from companion.web.versioned_cache import VersionedCache
 
     app = Flask(__name__)
@@ -61,6 +62,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.extensions["companion.broker"] = Broker(app.config["MAX_STREAMS"], settle=app.config["STREAM_SETTLE_S"],
                                                 max_delay=app.config["STREAM_MAX_DELAY_S"])
     app.extensions["companion.rendered"] = VersionedCache()
+    app.extensions["companion.pusher"] = Pusher(
+        app.extensions["companion.broker"], app.extensions["companion.rendered"], app.config["DATABASE"],
+        keepalive=float(app.config["STREAM_KEEPALIVE_S"]), poll=float(app.config["STREAM_POLL_S"]))
     app.extensions["companion.scan_gate"] = threading.BoundedSemaphore(app.config["SCAN_CONCURRENCY"])
     context.init_app(app)
     errors.init_app(app)

@@ -12,10 +12,12 @@ change made by another process is seen too). The event is rendered and encoded o
 the same bytes are sent to every stream (``VersionedCache``); the version after a published change is
 read once for all the streams it wakes (``Broker.versions``).
 
-Each open stream holds one server thread, so the broker caps them (``MAX_STREAMS``, 503 beyond it).
-A stream ends when its client disconnects (the next write fails and the server closes the
-generator) or when the broker is closed; its slot is released in either case. The page falls back
-to polling ``GET /api/matches/<id>`` when the stream drops.
+Under ``companion serve`` a stream sends its first event from its request's thread, then hands its
+socket to the app's pusher (``companion.web.push``), which writes every stream from one thread;
+elsewhere (the test client), or if the hand-over fails, the stream stays on its thread. The broker
+caps open streams (``MAX_STREAMS``, 503 beyond it). A stream ends when its client disconnects or
+when the broker is closed; its slot is released in either case. The page falls back to polling
+``GET /api/matches/<id>`` when the stream drops.
 """
 
 from __future__ import annotations
@@ -26,11 +28,12 @@ import threading
 import time
 from typing import Any, Callable, Iterator
 
-from flask import Blueprint, Response, current_app, stream_with_context
+from flask import Blueprint, Response, current_app, request, stream_with_context
 
 from companion.store import matches
 from companion.store.db import connect
 from companion.web.context import broker, close_db, get_db, rendered
+from companion.web.push import DETACH_KEY, Stream
 from companion.web.versioned_cache import VersionedCache
 
 bp = Blueprint("events", __name__)
@@ -64,6 +67,9 @@ class Broker:
         self._pending: dict[str, tuple[float, float]] = {}  # match -> (first, last) unpublished change
         self._publisher_wake = threading.Condition(self._lock)
         self._publisher: threading.Thread | None = None
+        # called with a match id when its change is published, and with None on close (under the lock:
+        # they must only note it); the pusher of handed-over streams listens
+        self.listeners: list[Callable[[str | None], None]] = []
         self._open = 0
         self.closed = False
         # the match's version as read once after each tick, shared by the streams woken by that tick:
@@ -112,6 +118,8 @@ class Broker:
     def _publish(self, match_id: str) -> None:
         self._ticks[match_id] = self._ticks.get(match_id, 0) + 1
         self._cond(match_id).notify_all()
+        for listener in self.listeners:
+            listener(match_id)
 
     def _publish_settled(self) -> None:
         with self._lock:
@@ -153,6 +161,8 @@ class Broker:
             for cond in self._conds.values():
                 cond.notify_all()
             self._publisher_wake.notify()
+            for listener in self.listeners:
+                listener(None)
 
     def drain(self, timeout: float) -> bool:
         """After ``close``: wait up to ``timeout`` seconds for every stream to end; True if they did."""
@@ -170,6 +180,10 @@ class _Held:
 
     def __iter__(self) -> Iterator[str]:
         return self._chunks
+
+    def hand_over(self) -> None:
+        """The slot now belongs to the pusher, which releases it when the stream ends."""
+        self._held = False
 
     def close(self) -> None:
         try:
@@ -227,13 +241,24 @@ def _stream(match_id: str, kind: str, render: Callable[[Any, str], tuple[int, st
     database, keepalive = config["DATABASE"], float(config["STREAM_KEEPALIVE_S"])
     poll, retry = float(config["STREAM_POLL_S"]), int(config["STREAM_RETRY_MS"])
     cache = rendered()
+    detach = request.environ.get(DETACH_KEY)  # under companion serve: hand the stream to the pusher
+    app, base_url = current_app._get_current_object(), request.url_root
+
+    def render_elsewhere(conn) -> tuple[int, bytes]:  # in the pusher's thread, outside this request
+        with app.test_request_context(base_url=base_url):
+            return render(conn, match_id)
+
+    def take(sock, chunked: bool) -> None:
+        held.hand_over()
+        app.extensions["companion.pusher"].take(Stream(kind, match_id, sent, render_elsewhere, hub.release),
+                                                sock, chunked)
 
     def stream() -> Iterator[bytes]:
+        nonlocal sent, detach
         conn = None
         try:
             conn = connect(database)
             yield f"retry: {retry}\n\n".encode()
-            sent = None
             last_write = last_read = time.monotonic()
             tick = hub.tick(match_id)
             version = matches.match_version(conn, match_id)
@@ -243,6 +268,9 @@ def _stream(match_id: str, kind: str, render: Callable[[Any, str], tuple[int, st
                     sent, event = cache.get((kind, match_id), version, lambda: render(conn, match_id))
                     yield event
                     last_write = time.monotonic()
+                    if detach is not None and detach(take):  # this thread is free again
+                        return
+                    detach = None  # could not be handed over: stay on this thread
                 elif time.monotonic() - last_write >= keepalive:
                     yield b": keepalive\n\n"
                     last_write = time.monotonic()
@@ -261,8 +289,10 @@ def _stream(match_id: str, kind: str, render: Callable[[Any, str], tuple[int, st
             if conn is not None:
                 conn.close()
 
+    sent: int | None = None
     chunks = stream_with_context(stream()) if keep_request_context else stream()
-    response = Response(_Held(hub, chunks), mimetype="text/event-stream")
+    held = _Held(hub, chunks)
+    response = Response(held, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response

@@ -4,14 +4,16 @@ Entry points: ``make_server(app, host, port)`` (a waitress server, not yet runni
 thread) and ``serve(host, port, db)`` (builds the app, prints where to open it and where the data
 lives, runs until Ctrl-C).
 
-Threads: every open live stream holds one waitress thread (asleep on a condition variable, so it costs
-memory, not CPU), so the pool (``THREADS``) is the app's stream cap (``MAX_STREAMS``) plus at least
-``SPARE_THREADS`` for API calls and pages: with waitress's default of 4 threads, four open boards would
-freeze the site. Sized for a party of 200 phones and TVs watching at once (see
-``benchmarks/dashboard_live.py``). ``CONNECTION_LIMIT`` bounds open sockets; ``CHANNEL_TIMEOUT`` drops
-idle ones (streams send a keepalive well inside it). Each stream also holds a SQLite connection (three
-file descriptors with WAL), so ``serve`` raises the open-file limit, and waitress polls its sockets with
-poll() (select() stops working past descriptor 1024).
+Threads: a live stream needs a waitress thread only to start (check the match, send the first event);
+then it hands its socket to the pusher (``companion.web.push``: one thread writes every stream), so
+an open board costs a socket, not a thread. A stream whose socket cannot be handed over keeps its
+thread (asleep on a condition variable), so the pool (``THREADS``) is still the app's stream cap
+(``MAX_STREAMS``) plus at least ``SPARE_THREADS`` for API calls and pages. Sized for a party of 200
+phones and TVs watching at once (see ``benchmarks/dashboard_live.py``). ``CONNECTION_LIMIT`` bounds
+open sockets; ``CHANNEL_TIMEOUT`` drops idle ones (streams send a keepalive well inside it). ``serve``
+raises the open-file limit (a socket per board, and a SQLite connection, three descriptors with WAL,
+per stream that stays on a thread), and waitress polls its sockets with poll() (select() stops
+working past descriptor 1024).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from pathlib import Path
 
 from flask import Flask
 from waitress import create_server
+
+from companion.web.push import DetachingChannel
 
 THREADS = 320
 SPARE_THREADS = 64
@@ -68,8 +72,10 @@ def make_server(app: Flask, host: str, port: int):
     if app.config["MAX_STREAMS"] > THREADS - SPARE_THREADS:
         raise ValueError(f"MAX_STREAMS ({app.config['MAX_STREAMS']}) must leave {SPARE_THREADS} of the"
                          f" {THREADS} server threads free for API calls")
-    return create_server(app, host=host, port=port, threads=THREADS, connection_limit=CONNECTION_LIMIT,
-                         channel_timeout=CHANNEL_TIMEOUT_S, asyncore_use_poll=True, ident="companion")
+    server = create_server(app, host=host, port=port, threads=THREADS, connection_limit=CONNECTION_LIMIT,
+                           channel_timeout=CHANNEL_TIMEOUT_S, asyncore_use_poll=True, ident="companion")
+    server.channel_class = DetachingChannel  # event streams hand their sockets to the pusher thread
+    return server
 
 
 def serve(host: str, port: int, db: str | None) -> int:

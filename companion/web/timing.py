@@ -27,11 +27,10 @@ import threading
 import time
 from typing import Any
 
-from waitress.channel import HTTPChannel
 from waitress.parser import HTTPRequestParser
-from waitress.task import WSGITask
 
 from companion.store import db
+from companion.web.push import DetachingChannel, DetachingTask
 
 RECEIVED_KEY = "companion.received_at"
 
@@ -46,14 +45,14 @@ class _StampedParser(HTTPRequestParser):
         return consumed
 
 
-class _StampedTask(WSGITask):
+class _StampedTask(DetachingTask):
     def get_environment(self) -> dict[str, Any]:
         environ = super().get_environment()
         environ[RECEIVED_KEY] = getattr(self.request, "received_at", None)
         return environ
 
 
-class _StampedChannel(HTTPChannel):
+class _StampedChannel(DetachingChannel):
     parser_class = _StampedParser
     task_class = _StampedTask
 

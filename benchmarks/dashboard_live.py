@@ -249,6 +249,10 @@ async def party(port: int, args: argparse.Namespace, server_pid: int) -> int:
           f"twice), {burst:.1f} s in all; answers {dict(sorted(statuses.items()))}")
     print(f"round POST latency: {spread(api_latency)}")
     print(f"round sent -> every board following it has it: {spread(board_latency)}")
+    following = [b for b in boards if b.shown]
+    if following:  # bursts coalesce: fewer events than rounds, each with the latest version
+        events = sum(len(b.shown) for b in following) / len(following)
+        print(f"events per board: {events:.1f} for {args.rounds / args.matches:g} rounds of its match")
     used = f"server {server_cpu:.1f} s, " if server_cpu is not None else ""
     print(f"CPU during the bursts: {used}this script {client_cpu:.1f} s, of {burst:.1f} s on {os.cpu_count()} cores")
     print(f"acknowledged {len(acknowledged)}, lost {lost}, duplicated {duplicated}; "

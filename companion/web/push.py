@@ -24,6 +24,7 @@ waitress side relies on ``HTTPChannel.outbuf_lock``, ``total_outbufs_len`` and `
 
 from __future__ import annotations
 
+import logging
 import selectors
 import socket
 import threading
@@ -41,6 +42,7 @@ DETACH_KEY = "companion.detach"
 FLUSH_WAIT_S = 2.0
 MAX_PENDING = 1 << 20  # bytes waiting for a client that stopped reading: beyond this it is dropped
 KEEPALIVE = b": keepalive\n\n"
+log = logging.getLogger(__name__)
 
 
 @dataclass(eq=False)
@@ -133,7 +135,10 @@ class Pusher:
                 now = time.monotonic()
                 for match_id in list(self._by_match):
                     if match_id in changed or now - self._last_poll.get(match_id, 0.0) >= self.poll:
-                        self._push(selector, conn, match_id)
+                        try:
+                            self._push(selector, conn, match_id)
+                        except Exception:  # one match's failure must not end every board's stream
+                            log.exception("could not push match %s", match_id)
                 for streams in list(self._by_match.values()):
                     for stream in list(streams):
                         if now - stream.last_write >= self.keepalive:

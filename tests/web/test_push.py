@@ -109,3 +109,36 @@ def test_ctrl_c_ends_handed_over_streams_and_the_server(start_server):
             rest += chunk
         assert rest.endswith(b"0\r\n\r\n")  # each chunked response was ended, not cut
         board.close()
+
+
+def test_a_match_that_cannot_be_rendered_does_not_stop_the_other_matches_streams(tmp_path):
+    path = str(tmp_path / "p.sqlite3")
+    conn = db.connect(path)
+    broken, _ = matches.create_match(conn, {"players": ["Ann", "Bob"], "rules": "block"})
+    fine, _ = matches.create_match(conn, {"players": ["Cy", "Di"], "rules": "block"})
+    hub = Broker(10)
+    pusher = Pusher(hub, VersionedCache(), path, keepalive=30.0, poll=30.0)
+
+    def fails(c):
+        raise RuntimeError("template broke")
+
+    def renders(c):
+        version = matches.match_version(c, fine["id"])
+        return version, f"id: {version}\n\n".encode()
+    boards = []
+    for match, render in ((broken, fails), (fine, renders)):
+        ours, board = socket.socketpair()
+        hub.acquire()
+        pusher.take(Stream("k", match["id"], matches.match_version(conn, match["id"]), render, hub.release),
+                    ours, chunked=False)
+        boards.append(board)
+    try:
+        for match, hands in ((broken, {"Ann": "1-0", "Bob": ""}), (fine, {"Cy": "1-0", "Di": ""})):
+            matches.add_round(conn, match["id"], {"hands": hands})
+            hub.notify(match["id"])
+        _read_until(boards[1], f"id: {matches.match_version(conn, fine['id'])}\n".encode())
+        assert pusher.open_streams == 2  # the broken match's board stays open (it gets the next version)
+    finally:
+        hub.close()
+        for board in boards:
+            board.close()

@@ -2,7 +2,8 @@
 
 Entry points: ``make_server(app, host, port)`` (a waitress server, not yet running: tests run it in a
 thread) and ``serve(host, port, db)`` (builds the app, prints where to open it and where the data
-lives, runs until Ctrl-C).
+lives, runs until Ctrl-C). With ``COMPANION_TIMING_LOG=PATH`` in its environment, ``serve`` writes one
+line per request with where its time went (``companion.web.timing``).
 
 Threads: a live stream needs a waitress thread only to start (check the match, send the first event);
 then it hands its socket to the pusher (``companion.web.push``: one thread writes every stream), so

@@ -232,7 +232,8 @@ def _view(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
         "profile": row["profile"], "target": row["target"],
         "players": [{"name": name, "score": tally.scores[name]} for name in players],
         "rounds": rounds, "winner": tally.winner,
-        "race": {name: list(totals) for name, totals in tally.race.items()}, "pending_play": json.loads(row["pending_play"]),
+        "race": {name: list(totals) for name, totals in tally.race.items()},  # a copy: the tally is shared
+        "pending_play": json.loads(row["pending_play"]),
         "in_play": scoring.scores_during_play(row["rules"]),
         "version": row["version"], "created_at": row["created_at"], "history": history,
         "next_match": row["next_match"],

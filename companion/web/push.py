@@ -68,15 +68,15 @@ class Pusher:
         self._incoming: list[Stream] = []
         self._changed: set[str] = set()
         self._thread: threading.Thread | None = None
-        self._wake_r: socket.socket | None = None  # a socket pair, made with the thread
+        self._loop: _Loop | None = None
+        self._wake_r: socket.socket | None = None  # a socket pair, made with the first thread
         self._wake_w: socket.socket | None = None
-        self._by_match: dict[str, list[Stream]] = {}
-        self._last_poll: dict[str, float] = {}
         hub.listeners.append(self.changed)
 
     @property
     def open_streams(self) -> int:
-        return sum(len(streams) for streams in self._by_match.values()) + len(self._incoming)
+        loop = self._loop
+        return (loop.open_streams if loop is not None else 0) + len(self._incoming)
 
     def changed(self, match_id: str | None) -> None:
         """The broker published a change of ``match_id`` (None: it closed). Called under the broker's
@@ -109,59 +109,88 @@ class Pusher:
                 self._thread.start()
         self._wake()
 
-    # ------------------------------------------------------------------ the thread
-
     def _run(self) -> None:
-        selector = selectors.DefaultSelector()
-        selector.register(self._wake_r, selectors.EVENT_READ)
-        conn = connect(self.database)
-        tick = max(0.05, min(self.poll, self.keepalive) / 2)
+        loop = None
         try:
+            loop = self._loop = _Loop(self)
             while not self.hub.closed:
-                for key, mask in selector.select(tick):
-                    if key.fileobj is self._wake_r:
-                        self._drain_wake()
-                    elif mask & selectors.EVENT_READ:
-                        self._read(selector, key.data)
-                    if key.data is not None and mask & selectors.EVENT_WRITE and key.data.sock is not None:
-                        self._send(selector, key.data, b"")
+                loop.wait()
                 with self._lock:
                     incoming, self._incoming = self._incoming, []
                     changed, self._changed = self._changed, set()
-                for stream in incoming:
-                    selector.register(stream.sock, selectors.EVENT_READ, stream)
-                    self._by_match.setdefault(stream.match_id, []).append(stream)
-                    changed.add(stream.match_id)  # a change may have come while it was handed over
-                now = time.monotonic()
-                for match_id in list(self._by_match):
-                    if match_id in changed or now - self._last_poll.get(match_id, 0.0) >= self.poll:
-                        try:
-                            self._push(selector, conn, match_id)
-                        except Exception:  # one match's failure must not end every board's stream
-                            log.exception("could not push match %s", match_id)
-                for streams in list(self._by_match.values()):
-                    for stream in list(streams):
-                        if now - stream.last_write >= self.keepalive:
-                            self._send(selector, stream, KEEPALIVE)
+                loop.turn(incoming, changed)
+        except Exception:
+            log.exception("the pusher stopped; its boards will reconnect")
         finally:
-            with self._lock:
+            with self._lock:  # in one step: a stream handed over from now on starts a new thread
                 leftover, self._incoming = self._incoming, []
-            for stream in leftover + [s for streams in self._by_match.values() for s in streams]:
-                self._end(selector, stream, goodbye=True)
-            self._by_match.clear()
-            conn.close()
-            selector.close()
-            with self._lock:
                 self._thread = None
+            if loop is not None:
+                loop.end_all(leftover)
+            else:
+                for stream in leftover:
+                    _Loop.end_alone(stream)
 
-    def _drain_wake(self) -> None:
-        try:
-            while self._wake_r.recv(4096):
-                pass
-        except (BlockingIOError, OSError):
-            pass
 
-    def _read(self, selector, stream: Stream) -> None:
+class _Loop:
+    """The pusher thread's state: its selector, its database connection, the streams of each match."""
+
+    def __init__(self, pusher: Pusher) -> None:
+        self.pusher, self.hub, self.cache = pusher, pusher.hub, pusher.cache
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(pusher._wake_r, selectors.EVENT_READ)
+        self.conn = connect(pusher.database)
+        self.tick = max(0.05, min(pusher.poll, pusher.keepalive) / 2)
+        self.by_match: dict[str, list[Stream]] = {}
+        self.last_poll: dict[str, float] = {}
+
+    @property
+    def open_streams(self) -> int:
+        return sum(len(streams) for streams in list(self.by_match.values()))
+
+    def wait(self) -> None:
+        for key, mask in self.selector.select(self.tick):
+            stream = key.data
+            if stream is None:  # the wake-up pair
+                try:
+                    while key.fileobj.recv(4096):
+                        pass
+                except (BlockingIOError, OSError):
+                    pass
+                continue
+            if mask & selectors.EVENT_READ:
+                self._read(stream)
+            if mask & selectors.EVENT_WRITE and stream.sock is not None:
+                self._send(stream, b"")
+
+    def turn(self, incoming: list[Stream], changed: set[str]) -> None:
+        for stream in incoming:
+            self.selector.register(stream.sock, selectors.EVENT_READ, stream)
+            self.by_match.setdefault(stream.match_id, []).append(stream)
+            changed.add(stream.match_id)  # a change may have come while it was handed over
+        now = time.monotonic()
+        for match_id in list(self.by_match):
+            if match_id in changed or now - self.last_poll.get(match_id, 0.0) >= self.pusher.poll:
+                try:
+                    self._push(match_id)
+                except Exception:  # one match's failure must not end every board's stream
+                    log.exception("could not push match %s", match_id)
+        for streams in list(self.by_match.values()):
+            for stream in list(streams):
+                if now - stream.last_write >= self.pusher.keepalive:
+                    self._send(stream, KEEPALIVE)
+
+    def end_all(self, leftover: list[Stream]) -> None:
+        for stream in leftover:
+            self.end_alone(stream)
+        for streams in list(self.by_match.values()):
+            for stream in list(streams):
+                self._end(stream, goodbye=True)
+        self.by_match.clear()
+        self.conn.close()
+        self.selector.close()
+
+    def _read(self, stream: Stream) -> None:
         try:
             data = stream.sock.recv(4096)
         except BlockingIOError:
@@ -169,18 +198,18 @@ class Pusher:
         except OSError:
             data = b""
         if not data:  # the board was closed
-            self._end(selector, stream)
+            self._end(stream)
 
-    def _push(self, selector, conn, match_id: str) -> None:
+    def _push(self, match_id: str) -> None:
         """Send the latest version of ``match_id`` to each of its streams that has an older one."""
-        self._last_poll[match_id] = time.monotonic()
-        streams = self._by_match.get(match_id, [])
+        self.last_poll[match_id] = time.monotonic()
+        streams = self.by_match.get(match_id, [])
         if not streams:
-            self._by_match.pop(match_id, None)
-            self._last_poll.pop(match_id, None)
+            self.by_match.pop(match_id, None)
+            self.last_poll.pop(match_id, None)
             return
         try:
-            version = matches.match_version(conn, match_id)
+            version = matches.match_version(self.conn, match_id)
         except matches.MatchNotFoundError:
             return
         events: dict[str, tuple[int, bytes]] = {}
@@ -189,13 +218,13 @@ class Pusher:
                 continue
             if stream.kind not in events:  # one render per kind and version, shared with the threads
                 events[stream.kind] = self.cache.get((stream.kind, match_id), version,
-                                                     lambda: stream.render(conn))
+                                                     lambda: stream.render(self.conn))
             sent, event = events[stream.kind]
             if sent > stream.sent:
                 stream.sent = sent
-                self._send(selector, stream, event)
+                self._send(stream, event)
 
-    def _send(self, selector, stream: Stream, data: bytes) -> None:
+    def _send(self, stream: Stream, data: bytes) -> None:
         if data and stream.chunked:
             data = b"%X\r\n%s\r\n" % (len(data), data)
         data = stream.pending + data
@@ -206,17 +235,31 @@ class Pusher:
         except BlockingIOError:
             sent = 0
         except OSError:
-            self._end(selector, stream)
+            self._end(stream)
             return
         stream.last_write = time.monotonic()
         stream.pending = data[sent:]
-        if len(stream.pending) > MAX_PENDING:
-            self._end(selector, stream)
+        if len(stream.pending) > MAX_PENDING:  # a board that stopped reading
+            self._end(stream)
             return
-        selector.modify(stream.sock, selectors.EVENT_READ | (selectors.EVENT_WRITE if stream.pending else 0),
-                        stream)
+        self.selector.modify(stream.sock, selectors.EVENT_READ | (selectors.EVENT_WRITE if stream.pending else 0),
+                             stream)
 
-    def _end(self, selector, stream: Stream, *, goodbye: bool = False) -> None:
+    def _end(self, stream: Stream, *, goodbye: bool = False) -> None:
+        if stream.sock is None:
+            return
+        try:
+            self.selector.unregister(stream.sock)
+        except (KeyError, ValueError):
+            pass
+        streams = self.by_match.get(stream.match_id)
+        if streams is not None and stream in streams:
+            streams.remove(stream)
+        self.end_alone(stream, goodbye=goodbye)
+
+    @staticmethod
+    def end_alone(stream: Stream, *, goodbye: bool = True) -> None:
+        """Close ``stream``'s socket (ending a chunked response first if ``goodbye``) and free its slot."""
         if stream.sock is None:
             return
         if goodbye and stream.chunked:  # the server is stopping: end the response properly
@@ -224,15 +267,8 @@ class Pusher:
                 stream.sock.send(stream.pending + b"0\r\n\r\n")
             except OSError:
                 pass
-        try:
-            selector.unregister(stream.sock)
-        except (KeyError, ValueError):
-            pass
         stream.sock.close()
         stream.sock = None
-        streams = self._by_match.get(stream.match_id)
-        if streams is not None and stream in streams:
-            streams.remove(stream)
         stream.release()
 
 

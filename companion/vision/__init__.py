@@ -102,7 +102,7 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
     scale = min(1.0, profile.work_max_side / max(height, width))
     work = image_bgr if scale >= 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
-    def judge(corners: np.ndarray) -> tuple[float, bool] | None:  # a candidate face read on the working image
+    def judge(corners: np.ndarray) -> tuple[float, bool, bool] | None:  # a candidate face read on the working image
         face = rectify(work, corners, profile)
         if profile.max_grain_across < 1 and grain_across(face, profile) > profile.max_grain_across:
             return None  # the grain runs across it: a piece of a face taken sideways
@@ -112,7 +112,7 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
         if profile.blank_needs_logo and not logo and not pips:
             return None  # nothing on it: a plank, a paving slab or a card, not this set's double-blank
         # two pips or more (all tiles but 0-1, 0-0): clearly a tile, its size a yardstick for the others
-        return min(h.confidence for h in reading.halves), pips >= 2 and not logo
+        return min(h.confidence for h in reading.halves), pips >= 2 and not logo, pips > 0 or logo
 
     search = find_faces(work, profile, scale=scale, judge=judge)
     tiles: list[TileReading] = []

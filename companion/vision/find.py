@@ -35,6 +35,8 @@ import cv2
 import numpy as np
 
 from companion.vision.profile import Profile
+from companion.vision.emblem import logo_faces
+from companion.vision.regions import face_regions
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,7 @@ class FaceSearch:
 
 @dataclass
 class _Line:
-    label: int
+    label: int  # its ink component; -1: no divider seen (a face found as a region, or from the emblem)
     center: np.ndarray  # xy
     along: np.ndarray  # unit vector along the line
     length: float
@@ -539,6 +541,26 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     return _Candidate(line, quad_full, (x0, y0, x1, y1), inside, score, cut)
 
 
+def _region_candidate(quad: np.ndarray, shape: tuple[int, int], profile: Profile) -> _Candidate:
+    """A face found as a region of face colour (no divider seen): its "divider" is the short axis."""
+    quad = _order_corners(quad)
+    h, w = shape
+    centre = quad.mean(axis=0)
+    short_vec = ((quad[1] - quad[0]) + (quad[2] - quad[3])) / 2
+    short = float(np.linalg.norm(short_vec))
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    box = (max(0, x0), max(0, y0), min(w, x1), min(h, y1))
+    mask = np.zeros((max(1, box[3] - box[1]), max(1, box[2] - box[0])), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(quad - [box[0], box[1]]).astype(np.int32), 1)
+    line = _Line(-1, centre, short_vec / max(short, 1e-9), profile.divider_span_typical * short, 1.0,
+                 (box[0], box[1], box[2] - box[0], box[3] - box[1]))
+    m = profile.border_margin - profile.cut_tolerance * short
+    cut = bool((quad[:, 0] < m).any() or (quad[:, 1] < m).any() or (quad[:, 0] > w - 1 - m).any()
+               or (quad[:, 1] > h - 1 - m).any())
+    return _Candidate(line, quad, box, mask.astype(bool), profile.region_score, cut)
+
+
 def _overlap(a: _Candidate, b: _Candidate) -> float:
     ax0, ay0, ax1, ay1 = a.mask_box
     bx0, by0, bx1, by1 = b.mask_box
@@ -681,13 +703,14 @@ def _select(cands: list[_Candidate], profile: Profile, ref_size: float | None = 
 
 
 def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
-               judge: Callable[[np.ndarray], tuple[float, bool] | None] | None = None) -> FaceSearch:
+               judge: Callable[[np.ndarray], tuple[float, bool, bool] | None] | None = None) -> FaceSearch:
     """Every tile face on ``work_bgr`` (BGR uint8, already reduced by ``scale``).
 
     ``judge``, if given, is asked about each candidate face before overlapping ones are settled: it gets the
     corners (working-image xy) and returns None for "no tile" (say, a face with nothing on it) or how
-    tile-like its contents are (0..1, joins the candidate's score) and whether it is clearly a tile (its
-    size then sets the smallest size a face may have).
+    tile-like its contents are (0..1, joins the candidate's score), whether it is clearly a tile (its
+    size then sets the smallest size a face may have) and whether it bears any mark (a pip or the logo: a
+    face found without a divider and with nothing on it is only a pale patch of something).
     """
     gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
@@ -711,13 +734,16 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
             with_spots = mask | spots
             lines += [(ln, with_spots) for ln in found]
     lines = _distinct_lines(lines, profile)
-    cands = _dedupe([c for c in (_fit(ln, ink, spots, lab, profile) for ln, ink in lines) if c], profile)
+    cands = [c for c in (_fit(ln, ink, spots, lab, profile) for ln, ink in lines) if c]
+    cands += [_region_candidate(q, gray.shape, profile) for q in face_regions(lab, masks[:n_primary], profile)]
+    cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile)]
+    cands = _dedupe(cands, profile)
     ref_size = None
     if judge is not None:
         judged, strong = [], []
         for c in cands:
             verdict = judge(c.corners)
-            if verdict is not None:
+            if verdict is not None and (verdict[2] or c.line.label >= 0):
                 c.score = 0.5 * c.score + 0.5 * float(verdict[0])
                 judged.append(c)
                 if verdict[1]:

@@ -85,6 +85,28 @@ class Profile:
     ring_tolerance: float = 0.6  # ... where "not face-coloured" means beyond this fraction of the face tolerance
     min_outside_contrast: float = 0.1  # fraction of that ring not face-coloured; a face must reach it
     min_face_fill: float = 0.7  # face pixels / area of the fitted quadrilateral
+    # faces found as regions of face colour, without a divider (regions.py): the colours just around round
+    # marks are clustered into this many colours (0: off) ...
+    region_colours: int = 4
+    region_spot_min: float = 3.0  # ... of round marks at least this many working-image pixels across
+    region_spot_max: float = 0.03  # ... and at most this fraction of the working image's longer side
+    region_ring: tuple = (1.8, 2.5)  # ... sampled on rings this many mark radii from each mark's centre
+    region_tolerance: float = 3.0  # pixels within this many robust spreads of a colour are of it
+    region_min_area: float = 100.0  # a region's hull covers at least this many working-image pixels
+    region_solidity: float = 0.8  # region area / its convex hull's (pips on the rim cut notches)
+    region_min_fill: float = 0.85  # hull area / its smallest enclosing rectangle's: straight sides
+    region_side_band: float = 0.15  # outline points this near a side (tile widths) refit it
+    region_score: float = 0.6  # how tile-like a region counts before its contents are judged
+    # the logo tile found from its emblem (emblem.py), a ring-shaped mark (0 rays: off)
+    emblem_rays: int = 48  # rays from the emblem's centre that outline the face
+    emblem_min_size: float = 6.0  # emblem diameter, working-image pixels, at least
+    emblem_max_size: float = 0.12  # ... and at most this fraction of the working image's longer side
+    emblem_min_circularity: float = 0.7  # 4*pi*area/perimeter^2 of its outline
+    emblem_min_hole: float = 0.15  # its largest hole / its area
+    emblem_reach: float = 3.6  # rays go this many emblem diameters (the tile is up to about 4.2 long)
+    emblem_exit_run: float = 0.12  # a ray stops where it stays off the face colour this far (diameters)
+    emblem_blur: float = 0.06  # the colour distance is smoothed over this (diameters): grain is not an edge
+    emblem_spike: float = 1.25  # a ray this many times longer than both rays beside it slipped out: dropped
 
     # --- reading pips (pips.py), on the rectified tile ----------------------------------------------
     draft_slack: float = 0.9  # a JPEG may be decoded reduced down to this fraction of work_max_side

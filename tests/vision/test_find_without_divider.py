@@ -1,0 +1,98 @@
+"""Faces found without their divider: as a region of face colour, and the logo tile from its emblem."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision import read_tiles
+from companion.vision.emblem import logo_faces
+from companion.vision.find import ink_masks
+from companion.vision.profile import Profile
+from companion.vision.regions import face_regions
+from tests.vision.drawing import LAYOUTS
+
+
+def _lawn(width: int = 640, height: int = 480) -> np.ndarray:
+    rng = np.random.default_rng(3)
+    img = np.full((height, width, 3), (40, 120, 60), np.uint8)  # BGR: green
+    return np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+
+
+def _frame(centre, angle_deg: float, width: float):
+    a = np.radians(angle_deg)
+    along = np.array([np.cos(a), np.sin(a)])
+    across = np.array([-along[1], along[0]])
+    c = np.asarray(centre, float)
+    return lambda x, y: c + (x * across + y * along) * width  # x across, y along, in tile widths
+
+
+def _plain_face(img, centre, angle_deg, width, face=(170, 215, 235)) -> np.ndarray:
+    at = _frame(centre, angle_deg, width)
+    corners = np.array([at(-0.5, -1), at(0.5, -1), at(0.5, 1), at(-0.5, 1)])
+    cv2.fillConvexPoly(img, np.round(corners).astype(np.int32), face, cv2.LINE_AA)
+    return corners
+
+
+def _pipped_tile_without_divider(img, centre, angle_deg, width, pips) -> np.ndarray:
+    corners = _plain_face(img, centre, angle_deg, width)
+    at = _frame(centre, angle_deg, width)
+    for half, n in enumerate(pips):
+        for dx, dy in LAYOUTS[n]:
+            p = at(dx * 0.25, (-0.5 if half == 0 else 0.5) + dy * 0.25)
+            cv2.circle(img, tuple(np.round(p).astype(int)), max(2, int(round(width * 0.085))), (20, 20, 20), -1,
+                       cv2.LINE_AA)
+    return corners
+
+
+def _logo_tile(img, centre, angle_deg, width) -> np.ndarray:
+    """A double-blank with no divider: a ring emblem in one half, a bar of "lettering" along the other."""
+    corners = _plain_face(img, centre, angle_deg, width)
+    at = _frame(centre, angle_deg, width)
+    e = tuple(np.round(at(0, -0.5)).astype(int))
+    cv2.circle(img, e, int(round(0.33 * width)), (25, 25, 25), max(2, int(round(0.07 * width))), cv2.LINE_AA)
+    cv2.circle(img, e, int(round(0.1 * width)), (40, 40, 200), -1, cv2.LINE_AA)
+    for k in range(4):  # letters
+        p = at(0, 0.15 + 0.18 * k)
+        cv2.circle(img, tuple(np.round(p).astype(int)), int(round(0.07 * width)), (25, 25, 25), -1, cv2.LINE_AA)
+    return corners
+
+
+def _corner_error(quad: np.ndarray, truth: np.ndarray) -> float:
+    """Largest distance from a true corner to the nearest corner of ``quad``."""
+    return float(max(np.linalg.norm(quad - t, axis=1).min() for t in truth))
+
+
+def test_a_tile_with_no_visible_divider_is_found_as_a_region_of_its_colour():
+    img = _lawn()
+    truths = [_pipped_tile_without_divider(img, (200, 240), 20, 70, (3, 5)),
+              _pipped_tile_without_divider(img, (450, 230), 100, 70, (6, 2))]
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    profile = Profile()
+    inks = ink_masks(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), profile)[:2]
+    quads = face_regions(lab, inks, profile)
+    for truth in truths:
+        assert min(_corner_error(q, truth) for q in quads) < 0.15 * 70
+    read = sorted(tuple(sorted(t.pips)) for t in read_tiles(img, profile).tiles)
+    assert read == [(2, 6), (3, 5)]
+
+
+def test_no_region_is_found_on_a_bare_lawn():
+    img = _lawn()
+    profile = Profile()
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB)
+    inks = ink_masks(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), profile)[:2]
+    assert face_regions(lab, inks, profile) == []
+    assert read_tiles(img, profile).tiles == []
+
+
+def test_the_logo_tile_without_a_divider_is_found_from_its_emblem_and_reads_blank():
+    img = _lawn()
+    truth = _logo_tile(img, (330, 250), 35, 90)
+    profile = Profile()
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    inks = ink_masks(gray, profile)[:2]
+    quads = logo_faces(cv2.cvtColor(img, cv2.COLOR_BGR2LAB), inks, profile)
+    assert min(_corner_error(q, truth) for q in quads) < 0.15 * 90
+    tiles = read_tiles(img, profile).tiles
+    assert [t.pips for t in tiles] == [(0, 0)]

@@ -51,6 +51,15 @@ def _ring_samples(lab: np.ndarray, ink: np.ndarray, profile: Profile) -> np.ndar
     return lab[p[:, 1], p[:, 0]].astype(np.float32)
 
 
+_WEIGHTS = np.array([[0.25, 1.0, 1.0]], np.float32)  # lightness counts a quarter: shading, not colour
+
+
+def _near(lab: np.ndarray, colour: np.ndarray, tol: float) -> np.ndarray:
+    """uint8 mask of the float32 Lab image's pixels within ``tol`` of ``colour`` (OpenCV, whole-image speed)."""
+    d = cv2.subtract(lab, tuple(float(v) for v in colour) + (0.0,))
+    return (cv2.transform(cv2.multiply(d, d), _WEIGHTS) < tol * tol).astype(np.uint8)
+
+
 def _distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
     d = lab.astype(np.float32) - colour.astype(np.float32)
     return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
@@ -121,13 +130,14 @@ def face_regions(lab: np.ndarray, inks: list[np.ndarray], profile: Profile) -> l
     if profile.region_colours <= 0:
         return []
     quads = []
+    lab_f = lab.astype(np.float32)
     for ink in inks:  # dark pips and light pips apart: specks of the other kind would outnumber them
-        quads += _regions_of(lab, _ring_samples(lab, ink, profile), profile)
+        quads += _regions_of(lab_f, _ring_samples(lab, ink, profile), profile)
     return quads
 
 
-def _regions_of(lab: np.ndarray, samples: np.ndarray, profile: Profile) -> list[np.ndarray]:
-    """Tile-shaped regions of the colours that ``samples`` (Lab, float32) cluster into."""
+def _regions_of(lab_f: np.ndarray, samples: np.ndarray, profile: Profile) -> list[np.ndarray]:
+    """Tile-shaped regions of ``lab_f`` (float32 Lab) in the colours that ``samples`` cluster into."""
     k = min(profile.region_colours, len(samples) // 20)
     if k < 1:
         return []
@@ -144,7 +154,7 @@ def _regions_of(lab: np.ndarray, samples: np.ndarray, profile: Profile) -> list[
         spread = float(np.median(_distance(mine, centres[j]))) * 1.4826 + 1.0
         tol = float(np.clip(profile.region_tolerance * spread, profile.face_tolerance_min,
                             profile.face_tolerance_max))
-        near = (_distance(lab, centres[j]) < tol).astype(np.uint8)
+        near = _near(lab_f, centres[j], tol)
         near = cv2.morphologyEx(near, cv2.MORPH_OPEN, open_k)  # threads of grass between a face and the ground
         contours, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in contours:

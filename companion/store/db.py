@@ -8,6 +8,10 @@ Conventions: connections use ``isolation_level=None`` (autocommit; we issue BEGI
 because Python's implicit transactions start too late and lose updates under a threaded server),
 ``journal_mode=WAL`` (readers never block the writer), ``synchronous=FULL`` (an acknowledged round
 survives a SIGKILL or power cut) and a busy timeout so concurrent writers queue instead of failing.
+SQLite's own checkpoint (copying the WAL into the database file, inside whichever COMMIT finds the WAL
+past ``wal_autocheckpoint`` pages) is only a safety net at ``AUTOCHECKPOINT_PAGES``: a server runs a
+``Checkpointer``, which does it from its own thread while writers are quiet, so no phone's round waits
+for it (it writes and fsyncs megabytes; behind a busy disk, half a second).
 One connection per request or per thread; a connection is never shared between threads. Writers of
 one process queue on an in-process lock per database file before ``BEGIN IMMEDIATE`` (see ``write``).
 
@@ -26,6 +30,9 @@ from typing import Any, Callable, Iterator, TypeVar
 from companion.paths import user_data_dir
 
 BUSY_TIMEOUT_MS = 10_000
+AUTOCHECKPOINT_PAGES = 10_000  # SQLite's default is 1000 (4 MB): about 120 rounds
+CHECKPOINT_EVERY_S = 1.0       # the Checkpointer looks this often...
+CHECKPOINT_QUIET_S = 0.25      # ...and copies the WAL once no write has committed for this long
 T = TypeVar("T")
 SCHEMA_VERSION = 2
 
@@ -96,6 +103,7 @@ class _Connection(sqlite3.Connection):
 
     writer_lock: threading.Lock
     write_group: "_WriteGroup"
+    file_key: str
 
 
 # Opt-in timing (``companion.web.timing``): when a thread's ``timing.spans`` is a dict, ``write`` adds
@@ -132,6 +140,13 @@ class _WriteGroup:
 
 
 _write_groups: dict[str, _WriteGroup] = {}
+_last_commit: dict[str, float] = {}  # database file -> time.monotonic() of this process's last commit
+
+
+def _committed(conn: sqlite3.Connection) -> None:
+    key = getattr(conn, "file_key", None)
+    if key is not None:
+        _last_commit[key] = time.monotonic()
 
 
 def _write_group(path: Path) -> _WriteGroup:
@@ -147,10 +162,12 @@ def connect(path: str | Path) -> sqlite3.Connection:
                            check_same_thread=False, factory=_Connection)
     conn.writer_lock = _writer_lock(path)
     conn.write_group = _write_group(path)
+    conn.file_key = str(path.resolve())
     conn.row_factory = sqlite3.Row
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = FULL")
+    conn.execute(f"PRAGMA wal_autocheckpoint = {AUTOCHECKPOINT_PAGES}")
     conn.execute("PRAGMA foreign_keys = ON")
     if conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
         with write(conn):  # several servers may start at once: the schema is created exactly once
@@ -192,6 +209,7 @@ def write(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
             committing = time.perf_counter()
             spans["txn"] += committing - locked
         conn.execute("COMMIT")
+        _committed(conn)
         if spans is not None:
             spans["commit"] += time.perf_counter() - committing
     finally:
@@ -261,6 +279,7 @@ def _run_together(conn: sqlite3.Connection, batch: list[_Job]) -> None:
                     conn.execute("RELEASE together")
                 committing = time.perf_counter()
                 conn.execute("COMMIT")
+                _committed(conn)
             except BaseException:
                 if conn.in_transaction:
                     conn.execute("ROLLBACK")
@@ -275,3 +294,42 @@ def _run_together(conn: sqlite3.Connection, batch: list[_Job]) -> None:
             job.result, job.error = None, exc
         if not isinstance(exc, Exception):
             raise
+
+
+class Checkpointer:
+    """Copies the WAL into the database file at ``path`` from its own thread, when this process's
+    writers have been quiet for ``CHECKPOINT_QUIET_S`` (a passive checkpoint: it never blocks them,
+    and a write committed meanwhile is simply copied next time). ``start()``, ``stop()``."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.checkpoints = 0  # how many ran (tests read it)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> "Checkpointer":
+        self._thread = threading.Thread(target=self._run, name="companion-checkpoint", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        conn = connect(self.path)
+        key, done = conn.file_key, None
+        try:
+            while not self._stop.wait(CHECKPOINT_EVERY_S):
+                last = _last_commit.get(key)
+                if last is None or last == done or time.monotonic() - last < CHECKPOINT_QUIET_S:
+                    continue
+                try:
+                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error:
+                    continue  # another process holds the database: next time
+                done = last
+                self.checkpoints += 1
+        finally:
+            conn.close()

@@ -268,3 +268,34 @@ def test_a_round_and_its_resend_in_one_transaction_are_recorded_once(path):
         t.join()
     assert [a["n"] for a in answers] == [1, 1, 1, 1]
     assert setup.execute("SELECT count(*) FROM rounds").fetchone()[0] == 1
+
+
+def test_commits_leave_the_wal_to_the_checkpointer_which_copies_it_once_writers_are_quiet(path, monkeypatch):
+    import os
+
+    monkeypatch.setattr(db, "CHECKPOINT_EVERY_S", 0.05)
+    monkeypatch.setattr(db, "CHECKPOINT_QUIET_S", 0.05)
+    conn = db.connect(path)
+    assert conn.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == db.AUTOCHECKPOINT_PAGES
+    match, _ = matches.create_match(conn, {"players": ["Ann", "Bob"], "rules": "block", "target": 10_000})
+    before = os.path.getsize(path)
+    for _ in range(250):  # ~1600 pages: past SQLite's default of 1000, which a COMMIT would checkpoint
+        matches.add_round(conn, match["id"], {"hands": {"Ann": "1-0", "Bob": ""}})
+    wal_frames = (os.path.getsize(f"{path}-wal") - 32) // (4096 + 24)
+    assert wal_frames > 1000 and os.path.getsize(path) == before  # no commit stopped to copy the WAL
+    checkpointer = db.Checkpointer(path).start()
+    try:
+        deadline = time.monotonic() + 5
+        while checkpointer.checkpoints == 0 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert checkpointer.checkpoints == 1 and os.path.getsize(path) > before  # copied, off the writers' path
+        time.sleep(0.3)
+        assert checkpointer.checkpoints == 1  # nothing new written: nothing to do
+        matches.add_round(conn, match["id"], {"hands": {"Ann": "1-0", "Bob": ""}})
+        deadline = time.monotonic() + 5
+        while checkpointer.checkpoints == 1 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert checkpointer.checkpoints == 2
+    finally:
+        checkpointer.stop()
+    assert len(matches.get_match(conn, match["id"])["rounds"]) == 251

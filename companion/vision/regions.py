@@ -52,12 +52,18 @@ def _ring_samples(lab: np.ndarray, ink: np.ndarray, profile: Profile) -> np.ndar
 
 
 _WEIGHTS = np.array([[0.25, 1.0, 1.0]], np.float32)  # lightness counts a quarter: shading, not colour
+_BAND_ROWS = 256
 
 
 def _near(lab: np.ndarray, colour: np.ndarray, tol: float) -> np.ndarray:
-    """uint8 mask of the float32 Lab image's pixels within ``tol`` of ``colour`` (OpenCV, whole-image speed)."""
-    d = cv2.subtract(lab, tuple(float(v) for v in colour) + (0.0,))
-    return (cv2.transform(cv2.multiply(d, d), _WEIGHTS) < tol * tol).astype(np.uint8)
+    """uint8 mask of the Lab image's pixels within ``tol`` of ``colour``, a band of rows at a time (a float
+    copy of a whole photo would be most of the memory a scan may use)."""
+    out = np.empty(lab.shape[:2], np.uint8)
+    scalar = tuple(float(v) for v in colour) + (0.0,)
+    for y in range(0, lab.shape[0], _BAND_ROWS):
+        d = cv2.subtract(lab[y:y + _BAND_ROWS].astype(np.float32), scalar)
+        out[y:y + _BAND_ROWS] = cv2.transform(cv2.multiply(d, d), _WEIGHTS) < tol * tol
+    return out
 
 
 def _distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
@@ -130,14 +136,13 @@ def face_regions(lab: np.ndarray, inks: list[np.ndarray], profile: Profile) -> l
     if profile.region_colours <= 0:
         return []
     quads = []
-    lab_f = lab.astype(np.float32)
     for ink in inks:  # dark pips and light pips apart: specks of the other kind would outnumber them
-        quads += _regions_of(lab_f, _ring_samples(lab, ink, profile), profile)
+        quads += _regions_of(lab, _ring_samples(lab, ink, profile), profile)
     return quads
 
 
-def _regions_of(lab_f: np.ndarray, samples: np.ndarray, profile: Profile) -> list[np.ndarray]:
-    """Tile-shaped regions of ``lab_f`` (float32 Lab) in the colours that ``samples`` cluster into."""
+def _regions_of(lab: np.ndarray, samples: np.ndarray, profile: Profile) -> list[np.ndarray]:
+    """Tile-shaped regions of ``lab`` in the colours that ``samples`` (float32 Lab) cluster into."""
     k = min(profile.region_colours, len(samples) // 20)
     if k < 1:
         return []
@@ -154,7 +159,7 @@ def _regions_of(lab_f: np.ndarray, samples: np.ndarray, profile: Profile) -> lis
         spread = float(np.median(_distance(mine, centres[j]))) * 1.4826 + 1.0
         tol = float(np.clip(profile.region_tolerance * spread, profile.face_tolerance_min,
                             profile.face_tolerance_max))
-        near = _near(lab_f, centres[j], tol)
+        near = _near(lab, centres[j], tol)
         near = cv2.morphologyEx(near, cv2.MORPH_OPEN, open_k)  # threads of grass between a face and the ground
         contours, _ = cv2.findContours(near, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
         for c in contours:

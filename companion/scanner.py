@@ -85,7 +85,8 @@ def _fitted_text(text: str, width: float, font: int, most: float) -> tuple[float
     return scale, max(1, int(round(scale * 1.8)))
 
 
-def _wrap(text: str, font: int, scale: float, thick: int, width: int) -> list[str]:
+def wrap_text(text: str, font: int, scale: float, thick: int, width: int) -> list[str]:
+    """``text`` broken into lines at most ``width`` pixels wide in that OpenCV font."""
     lines, line = [], ""
     for word in text.split():
         trial = f"{line} {word}".strip()
@@ -131,7 +132,7 @@ def annotate(image_bgr: np.ndarray, reading: Reading) -> np.ndarray:
     band_font, band_scale, band_thick = cv2.FONT_HERSHEY_SIMPLEX, 0.6 * unit, max(1, int(round(unit)))
     rows = [(f"{count} tile{'' if count == 1 else 's'}, {total} pip{'' if total == 1 else 's'}", (255, 255, 255))]
     for message in reading.warnings:
-        rows += [(line, (0, 220, 255)) for line in _wrap(f"! {message}", band_font, band_scale, band_thick,
+        rows += [(line, (0, 220, 255)) for line in wrap_text(f"! {message}", band_font, band_scale, band_thick,
                                                         w - int(16 * unit))]
     line_h = int(cv2.getTextSize("Ag", band_font, band_scale, band_thick)[0][1] + 12 * unit)
     band = np.full((line_h * len(rows) + int(10 * unit), w, 3), 24, np.uint8)

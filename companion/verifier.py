@@ -45,7 +45,7 @@ from companion.photo import PhotoError, load_photo  # sets OPENCV_IO_MAX_IMAGE_P
 
 import cv2  # noqa: E402
 
-from companion.scanner import reading_to_dict  # noqa: E402
+from companion.scanner import reading_to_dict, wrap_text  # noqa: E402
 from companion.vision import read_tiles  # noqa: E402
 from companion.vision.junctions import (  # noqa: E402
     Hole,
@@ -395,7 +395,7 @@ def with_notes(picture: np.ndarray, verdict: dict) -> np.ndarray:
     font, size, thick = cv2.FONT_HERSHEY_SIMPLEX, 0.6 * unit, max(1, int(round(unit)))
     rows = []
     for message in verdict.get("warnings", []):
-        rows += _wrap(f"! {message}", font, size, thick, w - int(16 * unit))
+        rows += wrap_text(f"! {message}", font, size, thick, w - int(16 * unit))
     if not rows:
         return picture
     line_h = int(cv2.getTextSize("Ag", font, size, thick)[0][1] + 12 * unit)
@@ -403,18 +403,6 @@ def with_notes(picture: np.ndarray, verdict: dict) -> np.ndarray:
     for i, line in enumerate(rows):
         cv2.putText(band, line, (int(8 * unit), line_h * (i + 1)), font, size, (0, 220, 255), thick, cv2.LINE_AA)
     return np.vstack([picture, band])
-
-
-def _wrap(text: str, font: int, size: float, thick: int, width: int) -> list[str]:
-    lines, line = [], ""
-    for word in text.split():
-        trial = f"{line} {word}".strip()
-        if line and cv2.getTextSize(trial, font, size, thick)[0][0] > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    return lines + [line] if line else lines
 
 
 def _fitted(text: str, width: float, font: int, most: float, thick: int) -> float:

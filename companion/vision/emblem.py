@@ -19,6 +19,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.colour import lab_distance
 from companion.vision.profile import Profile
 from companion.vision.regions import tile_quad
 
@@ -98,8 +99,7 @@ def logo_faces(lab: np.ndarray, inks: list[np.ndarray], profile: Profile) -> lis
         if len(sample) < 10:
             continue
         face = np.median(sample, axis=0)
-        d = win - face
-        dist = np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+        dist = lab_distance(win, face)
         spread = float(np.median(dist[(ring > 0) & ~ink_w])) * 1.4826 + 1.0
         tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
         dist[ink_w] = 0.0  # the logo's own marks are on the face

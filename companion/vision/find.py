@@ -34,8 +34,9 @@ from typing import Callable
 import cv2
 import numpy as np
 
-from companion.vision.profile import Profile
+from companion.vision.colour import lab_distance
 from companion.vision.emblem import logo_faces
+from companion.vision.profile import Profile
 from companion.vision.regions import face_regions
 
 
@@ -209,11 +210,6 @@ def _spots(ink: np.ndarray, labels: np.ndarray, profile: Profile) -> np.ndarray:
     return mask.astype(bool)
 
 
-def _lab_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    d = lab.astype(np.float32) - ref.astype(np.float32)
-    return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-
-
 def _side_samples(lab: np.ndarray, ink: np.ndarray, line: _Line, sign: float) -> np.ndarray:
     """Lab pixels of a thin strip beside the line, on the side ``sign`` (+1/-1) of its normal."""
     normal = np.array([-line.along[1], line.along[0]])
@@ -378,9 +374,9 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     med_a, med_b = np.median(side_a, axis=0), np.median(side_b, axis=0)
     both = np.vstack([side_a, side_b])
     face = np.median(both, axis=0)
-    spread = np.median(_lab_distance(both, face)) * 1.4826 + 1.0
+    spread = np.median(lab_distance(both, face)) * 1.4826 + 1.0
     tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
-    if _lab_distance(med_a[None], med_b[None])[0] > tol:
+    if lab_distance(med_a[None], med_b[None])[0] > tol:
         return None  # the two sides differ: an edge between a tile and the background, not a divider
     if spread > profile.max_face_spread:
         return None  # grass, gravel and the like: too busy to be a tile's face
@@ -402,7 +398,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         spots_w = cv2.resize(spots_w.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST).astype(bool)
         ink_w = cv2.resize(ink_w.astype(np.uint8), size, interpolation=cv2.INTER_NEAREST).astype(bool)
         f = size[0] / (x1 - x0)
-    dist = _lab_distance(lab_w, face)
+    dist = lab_distance(lab_w, face)
     dist_raw = dist.copy()
     dist[spots_w] = 0.0  # pips read as face, so that they do not look like edges
     dist = cv2.GaussianBlur(dist, (0, 0), max(0.7, line.thickness * f * 0.25))

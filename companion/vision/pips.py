@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.vision.colour import lab_distance
 from companion.vision.profile import Profile
 
 
@@ -42,11 +43,6 @@ def rectify(image_bgr: np.ndarray, corners: np.ndarray, profile: Profile) -> np.
     dst = np.array([[0, 0], [w, 0], [w, 2 * w], [0, 2 * w]], np.float32)
     m = cv2.getPerspectiveTransform(np.asarray(corners, np.float32), dst)
     return cv2.warpPerspective(image_bgr, m, (w, 2 * w), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-
-
-def _lab_distance(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    d = lab.astype(np.float32) - ref.astype(np.float32)
-    return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
 def _marks(ink: np.ndarray, margin: int, outer_top: bool, profile: Profile) -> list[tuple[float, float, bool, float]]:
@@ -151,7 +147,7 @@ def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -
     m = max(1, int(round(profile.face_margin * w)))
     inner = lab[m:2 * w - m, m:w - m].reshape(-1, 3)
     face = np.median(inner, axis=0)
-    dist = _lab_distance(lab, face)
+    dist = lab_distance(lab, face)
     spread = float(np.percentile(dist[m:2 * w - m, m:w - m], 30))  # pips and shadows take much of a face
     # pips stand out from the face by pip_contrast, or (dim light, dark wood) by half the strongest marks'
     # contrast, but always well above the face's own grain

@@ -19,6 +19,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from companion.vision.colour import LIGHTNESS_WEIGHT, lab_distance
 from companion.vision.profile import Profile
 
 _RING_ANGLES = np.linspace(0, 2 * np.pi, 12, endpoint=False)
@@ -51,7 +52,7 @@ def _ring_samples(lab: np.ndarray, ink: np.ndarray, profile: Profile) -> np.ndar
     return lab[p[:, 1], p[:, 0]].astype(np.float32)
 
 
-_WEIGHTS = np.array([[0.25, 1.0, 1.0]], np.float32)  # lightness counts a quarter: shading, not colour
+_WEIGHTS = np.array([[LIGHTNESS_WEIGHT, 1.0, 1.0]], np.float32)  # as lab_distance, squared
 _BAND_ROWS = 256
 
 
@@ -64,11 +65,6 @@ def _near(lab: np.ndarray, colour: np.ndarray, tol: float) -> np.ndarray:
         d = cv2.subtract(lab[y:y + _BAND_ROWS].astype(np.float32), scalar)
         out[y:y + _BAND_ROWS] = cv2.transform(cv2.multiply(d, d), _WEIGHTS) < tol * tol
     return out
-
-
-def _distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    d = lab.astype(np.float32) - colour.astype(np.float32)
-    return np.sqrt(0.25 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
 def tile_quad(points: np.ndarray, profile: Profile) -> np.ndarray | None:
@@ -156,7 +152,7 @@ def _regions_of(lab: np.ndarray, samples: np.ndarray, profile: Profile) -> list[
         mine = samples[member == j]
         if len(mine) < 10:
             continue
-        spread = float(np.median(_distance(mine, centres[j]))) * 1.4826 + 1.0
+        spread = float(np.median(lab_distance(mine, centres[j]))) * 1.4826 + 1.0
         tol = float(np.clip(profile.region_tolerance * spread, profile.face_tolerance_min,
                             profile.face_tolerance_max))
         near = _near(lab, centres[j], tol)

@@ -147,3 +147,20 @@ def test_large_jpeg_is_read_reduced_with_corners_in_photo_pixels(tmp_path):
     five = next(t for t in result["tiles"] if sorted(t["pips"]) == [1, 5])
     assert np.linalg.norm(np.mean(five["corners"], axis=0) - drawn.mean(axis=0)) < 15
     assert (tmp_path / "big.annotated.png").is_file()
+
+
+def test_scan_piped_into_a_reader_that_stops_early_ends_quietly(tmp_path):
+    import subprocess
+    import sys
+
+    img = table(800, 600)
+    for k in range(6):  # enough lines that the pipe is closed before the last one
+        draw_tile(img, (120 + (k % 3) * 260, 160 + (k // 3) * 280), 0, 80, (k, 6 - k))
+    photo = tmp_path / "hand.png"
+    Image.fromarray(img[..., ::-1]).save(photo)
+    scan = subprocess.Popen([sys.executable, "-m", "companion", "scan", str(photo), str(photo), str(photo)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    scan.stdout.readline()
+    scan.stdout.close()  # like `companion scan ... | head -1`
+    _, err = scan.communicate(timeout=120)
+    assert b"Traceback" not in err and scan.returncode == 0, err.decode()

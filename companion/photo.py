@@ -20,6 +20,7 @@ from pathlib import Path
 
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(1 << 26))  # before cv2 is imported anywhere
 
+import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 from PIL import Image, ImageOps, UnidentifiedImageError  # noqa: E402
 
@@ -84,13 +85,17 @@ def _open(source: str | Path | bytes) -> Image.Image:
         raise PhotoFormatError(f"{_name(source)} cannot be opened: {exc}") from None
 
 
+def _orientation(img: Image.Image) -> int:
+    """The EXIF orientation (1: as stored, 2-8: mirrored and/or turned)."""
+    try:
+        return int(img.getexif().get(0x0112, 1))
+    except Exception:  # noqa: BLE001 - a broken EXIF block must not stop the photo from loading
+        return 1
+
+
 def _oriented_size(img: Image.Image) -> tuple[int, int]:
     w, h = img.size
-    try:
-        orientation = img.getexif().get(0x0112, 1)
-    except Exception:  # noqa: BLE001 - a broken EXIF block must not stop the photo from loading
-        orientation = 1
-    return (h, w) if orientation in (5, 6, 7, 8) else (w, h)
+    return (h, w) if _orientation(img) in (5, 6, 7, 8) else (w, h)
 
 
 def photo_size(source: str | Path | bytes) -> tuple[int, int]:
@@ -114,9 +119,10 @@ def load_photo(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS,
             img.draft("RGB", (max(1, int(w * s)), max(1, int(h * s))))
         try:
             img.load()
-            img = ImageOps.exif_transpose(img)
-            rgb = img.convert("RGB")
+            if _orientation(img) != 1:  # each step copies a 12 MP photo: only when it changes something
+                img = ImageOps.exif_transpose(img)
+            rgb = img if img.mode == "RGB" else img.convert("RGB")
+            arr = np.asarray(rgb)
         except _DAMAGED as exc:
             raise PhotoFormatError(f"{_name(source)} is damaged or truncated: {exc}") from None
-    arr = np.asarray(rgb)
-    return np.ascontiguousarray(arr[:, :, ::-1])
+    return cv2.cvtColor(arr, cv2.COLOR_RGB2BGR)

@@ -290,7 +290,7 @@ def _scan(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, across: n
     rise = np.zeros_like(prof)
     if prof.shape[1] > 2 * lag:
         rise[:, lag:-lag] = prof[:, 2 * lag:] - prof[:, :-2 * lag]
-    score = np.percentile(rise, 50, axis=0) if rise.size else np.zeros(len(ds))
+    score = np.median(rise, axis=0) if rise.size else np.zeros(len(ds))
     return _Scan(origin, direction, across, ts, ds, rise, score, beyond, lag)
 
 

@@ -103,7 +103,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     import json
 
     from calibration import load_profile
-    from companion.verifier import describe_junction, verify_photo
+    from companion.verifier import describe_junction, headline, verify_photo
 
     try:
         profile = load_profile(args.profile)
@@ -123,9 +123,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         print(json.dumps(verdict))
         return EXIT_OK
     junctions = verdict["junctions"]
-    matching = sum(junction["ok"] for junction in junctions)
-    print(f"{verdict['file']}: {len(verdict['tiles'])} tiles, {len(junctions)} junctions, {matching} match: "
-          f"{'legal' if verdict['legal'] else 'NOT LEGAL'}")
+    # the same one-line verdict as the picture and the dashboard: "legal" only when every tile was checked
+    print(f"{verdict['file']}: {len(verdict['tiles'])} tiles: {headline(verdict)[0]}")
     for k in range(len(junctions)):
         print(f"  {describe_junction(verdict, k)}")
     for warning in verdict["warnings"]:

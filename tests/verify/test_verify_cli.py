@@ -7,6 +7,7 @@ import json
 import pytest
 
 from companion.cli import main
+from companion.verifier import headline
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +43,10 @@ def test_human_output_and_annotate(layout_photo, tmp_path, capsys):
     path, _ = layout_photo
     assert main(["verify", str(path), "--annotate", str(tmp_path / "out")]) == 0
     out, _ = capsys.readouterr()
-    assert out.startswith(f"{path}: ") and ("legal" in out or "NOT LEGAL" in out)
+    assert main(["verify", str(path), "--json"]) == 0
+    verdict = json.loads(capsys.readouterr()[0])
+    # the same one-line verdict as the picture and the dashboard (never a bare "legal" over unchecked tiles)
+    assert out.splitlines()[0] == f"{path}: {len(verdict['tiles'])} tiles: {headline(verdict)[0]}"
     written = list((tmp_path / "out").iterdir())
     assert [p.name for p in written] == ["table.verify.png"] and written[0].stat().st_size > 1000
 

@@ -110,6 +110,12 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
         logo = any(h.logo for h in reading.halves)
         pips = sum(h.pips for h in reading.halves)
         if profile.blank_needs_logo and not logo and not pips:
+            # in dim light a tile's pips fall short of the full contrast: read as the final reading does,
+            # clear pips keep a face found from its divider, but they are too faint to mark one found without
+            lenient = read_face(face, profile)
+            if sum(h.pips for h in lenient.halves) and \
+                    min(h.confidence for h in lenient.halves) >= profile.dim_pips_confidence:
+                return profile.dim_pips_score, False, False
             return None  # nothing on it: a plank, a paving slab or a card, not this set's double-blank
         # two pips or more (all tiles but 0-1, 0-0): clearly a tile, its size a yardstick for the others
         return min(h.confidence for h in reading.halves), pips >= 2 and not logo, pips > 0 or logo

@@ -133,6 +133,9 @@ class Profile:
     logo_max_elongation: float = 4.0  # ... unless it is a line longer than this many times its width
     max_grain_across: float = 0.15  # a face whose texture runs across it more than this (-1 along .. 1 across)
     #   is no tile: wooden tiles have the grain along their length (1: not checked, for plain sets)
+    dim_pips_confidence: float = 0.9  # a face whose pips show only at the dim-light contrast is a tile if
+    #   they read this clearly (found from its divider only) ...
+    dim_pips_score: float = 0.5  # ... and judged this tile-like
     blank_needs_logo: bool = True  # the double-blank carries the logo: a face with no mark at all is no tile
     use_color_ink: bool = False  # pips differ from the face in colour as well as brightness (coloured pips)
 

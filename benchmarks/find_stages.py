@@ -4,14 +4,14 @@
                                                     [--profile NAME] [--out DIR] [--exif 0.0]
 
 Runs the normal scanner (``scan_photo``) on fresh seeded synthetic photos while watching the finder from
-outside: ``find._fit``, ``find._distinct_lines``, ``find.face_regions``, ``find.logo_faces``,
+outside: ``find._fits``, ``find._distinct_lines``, ``find.face_regions``, ``find.logo_faces``,
 ``find._region_candidate``, ``find._dedupe``, ``find._select`` and the judge handed to ``find_faces`` are
 wrapped (and restored afterwards); the finder itself is not changed. Each whole (not partial) labelled
 tile gets the first stage where it fails:
 
   no_line         no divider line lies near the tile's centre line (the segment between the midpoints of
                   its long sides) and no divider-less candidate (region, emblem) overlaps it
-  fit_failed      a line near its divider existed, but ``_fit`` gave None for each of them
+  fit_failed      a line near its divider existed, but ``_fits`` gave no face for any of them
   fit_wrong       candidates on it existed, none with IoU > 0.6 (the best IoU and its shape are noted:
                   too_long = merged end to end, too_wide = merged side by side, rot90, too_short, ...)
   deduped         a good candidate (IoU > 0.6) existed but ``_dedupe`` kept a near twin that is not good
@@ -168,6 +168,7 @@ class Watch:
     select_in: list = field(default_factory=list)  # accepted, past the size floor
     select_deduped: list = field(default_factory=list)  # _select's own _dedupe output
     chosen: list = field(default_factory=list)
+    why_not: str = "?"  # why the line being fitted gave no face, last seen
     faces: list = field(default_factory=list)  # find_faces's output (after the floor past _select)
     in_select: bool = False
     source: str = "region"
@@ -178,7 +179,7 @@ def watching():
     """Wrap the finder's stages; yields a list to which each find_faces run appends its ``Watch``."""
     runs: list[Watch] = []
     saved = {name: getattr(find, name) for name in
-             ("_as_line", "_fit", "_distinct_lines", "face_regions", "logo_faces", "_region_candidate", "_dedupe", "_select")}
+             ("_as_line", "_fits", "_window", "_fit_quad", "_distinct_lines", "face_regions", "logo_faces", "_region_candidate", "_dedupe", "_select")}
     saved_ff = vision.find_faces
     saved_rt = scanner.read_tiles
 
@@ -227,15 +228,24 @@ def watching():
         cur().lines_all = [ln for ln, _ in lines]
         return saved["_distinct_lines"](lines, profile)
 
-    def fit(line, *args, **kwargs):
-        c, exit_at = _traced(saved["_fit"], line, *args, **kwargs)
-        if c is not None:
+    def fits(line, *args, **kwargs):
+        cur().why_not = "?"
+        cands = saved["_fits"](line, *args, **kwargs)
+        for c in cands:
             c.src = "divider"
             cur().cands.append(c)
-        else:
-            line.why_not = _exit_reason(*exit_at)
-        cur().fits.append((line, c))
-        return c
+        if not cands:
+            line.why_not = cur().why_not
+        cur().fits.append((line, cands[0] if cands else None))
+        return cands
+
+    def traced(name):
+        def call(*args, **kwargs):
+            out, exit_at = _traced(saved[name], *args, **kwargs)
+            if out is None:  # the last reason a face was not made from this line
+                cur().why_not = _exit_reason(*exit_at)
+            return out
+        return call
 
     def face_regions(*args, **kwargs):
         cur().source = "region"
@@ -271,7 +281,7 @@ def watching():
         w.chosen = list(out)
         return out
 
-    patches = {"_as_line": as_line, "_fit": fit, "_distinct_lines": distinct_lines, "face_regions": face_regions,
+    patches = {"_as_line": as_line, "_fits": fits, "_window": traced("_window"), "_fit_quad": traced("_fit_quad"), "_distinct_lines": distinct_lines, "face_regions": face_regions,
                "logo_faces": logo_faces, "_region_candidate": region_candidate, "_dedupe": dedupe,
                "_select": select}
     try:

@@ -18,8 +18,8 @@ from companion.vision import find  # noqa: E402
 
 
 def test_stages_add_up_and_finder_restored(tmp_path):
-    before = {n: getattr(find, n) for n in ("_as_line", "_fit", "_distinct_lines", "face_regions", "logo_faces",
-                                             "_region_candidate", "_dedupe", "_select")}
+    before = {n: getattr(find, n) for n in ("_as_line", "_fits", "_window", "_fit_quad", "_distinct_lines",
+                                             "face_regions", "logo_faces", "_region_candidate", "_dedupe", "_select")}
     profile = load_profile(None)
     for seed, kind in ((7, "hand"), (8, "touching")):
         data, label = render_photo(seed, kind=kind, size=(640, 480), name=f"t{seed}.jpg")

@@ -306,11 +306,13 @@ def _edge_at(sc: _Scan, idx: int, thresh: float):
     return d, pts_edge, float(sc.score[idx]), at_border
 
 
-def _first_rise(score: np.ndarray, profile: Profile) -> tuple[int, float] | None:
-    """Index of the first strong rise (then climbed to its peak) and the threshold used; None if none."""
+def _first_rise(score: np.ndarray, profile: Profile, rel: float | None = None) -> tuple[int, float] | None:
+    """Index of the first strong rise (then climbed to its peak) and the threshold used; None if none.
+
+    Strong: at least ``edge_min_rise`` and ``rel`` (default ``edge_rel_rise``) of the strongest rise."""
     if score.size == 0 or score.max() < profile.edge_min_rise:
         return None
-    thresh = max(profile.edge_min_rise, profile.edge_rel_rise * score.max())
+    thresh = max(profile.edge_min_rise, (profile.edge_rel_rise if rel is None else rel) * score.max())
     idx = int(np.argmax(score >= thresh))
     while idx + 1 < len(score) and score[idx + 1] >= score[idx]:
         idx += 1
@@ -323,11 +325,28 @@ def _find_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, acro
 
     The edge is the first distance where the face-colour distance rises steeply on most rays.
     """
+    return _side_options(dist, origin, direction, across, d_range, t_half, step, profile)[0]
+
+
+def _side_options(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, across: np.ndarray,
+                  d_range: tuple[float, float], t_half: float, step: float, profile: Profile) -> list:
+    """``[edge]`` as ``_find_side`` gives it (``[None]`` for none), then a nearer, weaker edge if there is one.
+
+    The strongest rise on a side is often past the face: tiles touching side by side or end to end, wood
+    on a wooden deck, where the seam between two faces rises far less than the ground beyond both.
+    """
     sc = _scan(dist, origin, direction, across, d_range, t_half, step, profile)
     if sc.beyond.size and sc.beyond[:, 0].mean() > 0.5:  # the border comes before any place the edge could be
-        return float(sc.ds[0]), np.zeros((0, 2)), 0.0, True
+        return [(float(sc.ds[0]), np.zeros((0, 2)), 0.0, True)]
     first = _first_rise(sc.score, profile)
-    return None if first is None else _edge_at(sc, *first)
+    if first is None:
+        return [None]
+    options = [_edge_at(sc, *first)]
+    if 0 < profile.edge_near_rise < profile.edge_rel_rise:
+        near = _first_rise(sc.score, profile, profile.edge_near_rise)
+        if near is not None and near[0] < first[0] - sc.lag:
+            options.append(_edge_at(sc, *near))
+    return options
 
 
 def _find_ends(dist: np.ndarray, origin: np.ndarray, axis: np.ndarray, across: np.ndarray,
@@ -366,7 +385,42 @@ def _intersect(p1, d1, p2, d2) -> np.ndarray:
     return p1 + t[0] * d1
 
 
-def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile) -> _Candidate | None:
+@dataclass
+class _Window:
+    """A divider's neighbourhood, reduced so that the divider is at most ``fit_divider_px`` long."""
+
+    dist: np.ndarray  # distance from the face colour, pips read as face, smoothed
+    dist_raw: np.ndarray  # ... as it is
+    ink: np.ndarray
+    box: tuple[int, int, int, int]  # x0, y0, x1, y1 in the working image
+    f: float  # window pixels per working-image pixel
+    c: np.ndarray  # divider centre, window xy
+    u: np.ndarray  # along the divider
+    n: np.ndarray  # across it
+    L: float  # divider length, window pixels
+    step: float
+    tol: float  # face colour tolerance
+    shape: tuple[int, int]  # the working image's
+
+
+def _fits(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile) -> list[_Candidate]:
+    """The faces that the divider ``line`` may belong to: the one bounded by the strong edges around it, and
+    those bounded by nearer, weaker edges where there are some (``_side_options``); [] if it is no divider."""
+    win = _window(line, ink, spots, lab, profile)
+    if win is None:
+        return []
+    out = []
+    for long_sides, guessed_long in _long_side_options(win, profile):
+        for ends, guessed_ends in _end_options(win, long_sides, profile):
+            cand = _fit_quad(line, win, {**long_sides, **ends}, guessed_long + guessed_ends, profile)
+            if cand is not None:
+                out.append(cand)
+    return out
+
+
+def _window(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile) -> _Window | None:
+    """The face colour on both sides of the line and the window to fit it in; None when the two sides are
+    not one plain face of this set (an edge between a tile and the ground, grass, a dark deck)."""
     side_a = _side_samples(lab, ink, line, 1.0)
     side_b = _side_samples(lab, ink, line, -1.0)
     if len(side_a) < _MIN_SIDE_SAMPLES or len(side_b) < _MIN_SIDE_SAMPLES:
@@ -402,57 +456,85 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     dist_raw = dist.copy()
     dist[spots_w] = 0.0  # pips read as face, so that they do not look like edges
     dist = cv2.GaussianBlur(dist, (0, 0), max(0.7, line.thickness * f * 0.25))
-    c = (line.center - np.array([x0, y0])) * f
     u = line.along
-    n = np.array([-u[1], u[0]])
     L = line.length * f
-    step = max(1.0, L * profile.edge_step)
-    sides = {}
-    guessed = 0
-    for sgn in (1.0, -1.0):
-        sides[("u", sgn)] = _find_side(dist, c, sgn * u, n, (L * 0.5 / profile.divider_span_max,
-                                                             L * 0.5 / profile.divider_span_min),
-                                       0.4 * L, step, profile)
-    found = [sides[("u", s_)] for s_ in (1.0, -1.0) if sides[("u", s_)] is not None]
-    if len(found) < 2:
-        # a side without a visible edge: symmetric to the other one, or the set's usual proportions
-        d_guess = found[0][0] if found else L * 0.5 / profile.divider_span_typical
-        guessed += 2 - len(found)
-        for s_ in (1.0, -1.0):
-            if sides[("u", s_)] is None:
-                sides[("u", s_)] = (d_guess, np.zeros((0, 2)), 0.0, False)
-    elif profile.side_asymmetry > 0:
-        # the divider crosses the middle of the face: a long side much farther away than the other is the
-        # far side of a neighbour laid alongside (the seam between them is faint); the nearer one holds
-        (d1, _, _, b1), (d2, _, _, b2) = sides[("u", 1.0)], sides[("u", -1.0)]
-        if not (b1 or b2) and abs(d1 - d2) > profile.side_asymmetry * (d1 + d2) / 2:
-            far = 1.0 if d1 > d2 else -1.0
-            sides[("u", far)] = (min(d1, d2), np.zeros((0, 2)), 0.0, False)
-            guessed += 1
-    half_w = (sides[("u", 1.0)][0] + sides[("u", -1.0)][0]) / 2
-    off_u = (sides[("u", 1.0)][0] - sides[("u", -1.0)][0]) / 2
-    cc = c + off_u * u
+    return _Window(dist, dist_raw, ink_w, (x0, y0, x1, y1), f, (line.center - np.array([x0, y0])) * f, u,
+                   np.array([-u[1], u[0]]), L, max(1.0, L * profile.edge_step), tol, (h, w))
+
+
+def _long_side_options(win: _Window, profile: Profile) -> list[tuple[dict, int]]:
+    """The face's long sides (beyond the divider's ends): ``[(sides, how many were guessed)]``, the strong
+    edges first, then the nearer weak ones where a side has one."""
+    found = {sgn: _side_options(win.dist, win.c, sgn * win.u, win.n, (win.L * 0.5 / profile.divider_span_max,
+                                                                     win.L * 0.5 / profile.divider_span_min),
+                                0.4 * win.L, win.step, profile) for sgn in (1.0, -1.0)}
+    picks = [{sgn: opts[0] for sgn, opts in found.items()}]
+    if any(len(opts) > 1 for opts in found.values()):
+        picks.append({sgn: opts[-1] for sgn, opts in found.items()})
+    out = []
+    for pick in picks:
+        sides, guessed = {("u", sgn): edge for sgn, edge in pick.items()}, 0
+        seen = [edge for edge in sides.values() if edge is not None]
+        if len(seen) < 2:
+            # a side without a visible edge: symmetric to the other one, or the set's usual proportions
+            d_guess = seen[0][0] if seen else win.L * 0.5 / profile.divider_span_typical
+            guessed += 2 - len(seen)
+            for key, edge in sides.items():
+                if edge is None:
+                    sides[key] = (d_guess, np.zeros((0, 2)), 0.0, False)
+        elif profile.side_asymmetry > 0:
+            # the divider crosses the middle of the face: a long side much farther away than the other is the
+            # far side of a neighbour laid alongside (the seam between them is faint); the nearer one holds
+            (d1, _, _, b1), (d2, _, _, b2) = sides[("u", 1.0)], sides[("u", -1.0)]
+            if not (b1 or b2) and abs(d1 - d2) > profile.side_asymmetry * (d1 + d2) / 2:
+                far = 1.0 if d1 > d2 else -1.0
+                sides[("u", far)] = (min(d1, d2), np.zeros((0, 2)), 0.0, False)
+                guessed += 1
+        out.append((sides, guessed))
+    return out
+
+
+def _end_options(win: _Window, long_sides: dict, profile: Profile) -> list[tuple[dict, int]]:
+    """The face's two ends, given its long sides: ``[(ends, how many were guessed)]`` as the long sides."""
+    half_w = (long_sides[("u", 1.0)][0] + long_sides[("u", -1.0)][0]) / 2
+    cc = win.c + (long_sides[("u", 1.0)][0] - long_sides[("u", -1.0)][0]) / 2 * win.u
     end_range = (half_w * profile.tile_aspect_min * 0.85, half_w * profile.tile_aspect_max * 1.05)
     if profile.joint_ends:
-        ends = _find_ends(dist, cc, n, u, end_range, 0.75 * half_w, step, profile)
+        found = {sgn: [edge] for sgn, edge in _find_ends(win.dist, cc, win.n, win.u, end_range, 0.75 * half_w,
+                                                          win.step, profile).items()}
     else:
-        ends = {sgn: _find_side(dist, cc, sgn * n, u, end_range, 0.75 * half_w, step, profile) for sgn in (1.0, -1.0)}
-    for sgn in (1.0, -1.0):
-        sides[("n", sgn)] = ends[sgn]
-    found = [sides[("n", s_)] for s_ in (1.0, -1.0) if sides[("n", s_)] is not None]
-    if len(found) < 2:
-        d_guess = found[0][0] if found else half_w * profile.tile_aspect_typical
-        guessed += 2 - len(found)
-        for s_ in (1.0, -1.0):
-            if sides[("n", s_)] is None:
-                sides[("n", s_)] = (d_guess, np.zeros((0, 2)), 0.0, False)
-    elif not (sides[("n", 1.0)][3] or sides[("n", -1.0)][3]):
-        # the divider is at the middle: an end much nearer or farther than the other is a misfit
-        (d1, _, e1, _), (d2, _, e2, _) = sides[("n", 1.0)], sides[("n", -1.0)]
-        if abs(d1 - d2) > profile.end_asymmetry * (d1 + d2) / 2:
-            weak = 1.0 if e1 < e2 else -1.0
-            sides[("n", weak)] = (sides[("n", -weak)][0], np.zeros((0, 2)), 0.0, False)
-            guessed += 1
+        found = {sgn: _side_options(win.dist, cc, sgn * win.n, win.u, end_range, 0.75 * half_w, win.step, profile)
+                 for sgn in (1.0, -1.0)}
+    picks = [{sgn: opts[0] for sgn, opts in found.items()}]
+    if any(len(opts) > 1 for opts in found.values()):
+        picks.append({sgn: opts[-1] for sgn, opts in found.items()})
+    out = []
+    for pick in picks:
+        ends, guessed = {("n", sgn): edge for sgn, edge in pick.items()}, 0
+        seen = [edge for edge in ends.values() if edge is not None]
+        if len(seen) < 2:
+            d_guess = seen[0][0] if seen else half_w * profile.tile_aspect_typical
+            guessed += 2 - len(seen)
+            for key, edge in ends.items():
+                if edge is None:
+                    ends[key] = (d_guess, np.zeros((0, 2)), 0.0, False)
+        elif not (ends[("n", 1.0)][3] or ends[("n", -1.0)][3]):
+            # the divider is at the middle: an end much nearer or farther than the other is a misfit
+            (d1, _, e1, _), (d2, _, e2, _) = ends[("n", 1.0)], ends[("n", -1.0)]
+            if abs(d1 - d2) > profile.end_asymmetry * (d1 + d2) / 2:
+                weak = 1.0 if e1 < e2 else -1.0
+                ends[("n", weak)] = (ends[("n", -weak)][0], np.zeros((0, 2)), 0.0, False)
+                guessed += 1
+        out.append((ends, guessed))
+    return out
+
+
+def _fit_quad(line: _Line, win: _Window, sides: dict, guessed: int, profile: Profile) -> _Candidate | None:
+    """The face bounded by ``sides`` (four edges around the divider), if it looks like a tile's face."""
+    c, u, n, L, f, tol, dist = win.c, win.u, win.n, win.L, win.f, win.tol, win.dist
+    x0, y0, x1, y1 = win.box
+    h, w = win.shape
+    cc = c + (sides[("u", 1.0)][0] - sides[("u", -1.0)][0]) / 2 * u
     # a side stopped by the photo's border well short of its opposite side: the tile is cut off
     cut_by_border = any(sides[(a, s_)][3] and sides[(a, s_)][0] < (1 - profile.cut_shortfall) * sides[(a, -s_)][0]
                         for a in ("u", "n") for s_ in (1.0, -1.0))
@@ -498,8 +580,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
     filled = np.zeros(dist.shape, np.uint8)
     cv2.fillConvexPoly(filled, np.round(quad).astype(np.int32), 1)
     inside = filled.astype(bool)
-    ink_win = ink_w
-    plain = inside & ~ink_win
+    plain = inside & ~win.ink
     if plain.sum() < 10:
         return None
     face_frac = float(np.mean(dist[plain] <= tol))
@@ -517,7 +598,7 @@ def _fit(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profi
         return out.astype(bool)
 
     ring = _grown(profile.ring_width / 2) & ~_grown(profile.ring_gap / 2)
-    raw = dist_raw[ring]
+    raw = win.dist_raw[ring]
     outside = float(np.mean(raw > profile.ring_tolerance * tol)) if raw.size else 1.0
     if outside < profile.min_outside_contrast:
         return None
@@ -730,7 +811,7 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
             with_spots = mask | spots
             lines += [(ln, with_spots) for ln in found]
     lines = _distinct_lines(lines, profile)
-    cands = [c for c in (_fit(ln, ink, spots, lab, profile) for ln, ink in lines) if c]
+    cands = [c for ln, ink in lines for c in _fits(ln, ink, spots, lab, profile)]
     cands += [_region_candidate(q, gray.shape, profile) for q in face_regions(lab, masks[:n_primary], profile)]
     cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile)]
     cands = _dedupe(cands, profile)

@@ -72,6 +72,8 @@ class Profile:
     edge_baseline: float = 3.0  # pixels (working image) over which an edge's rise is measured, at least
     edge_min_rise: float = 6.0  # Lab distance a face edge must rise over on most rays
     edge_rel_rise: float = 0.45  # ... and this fraction of the strongest rise on that side
+    edge_near_rise: float = 0.2  # a weaker rise (this fraction) nearer the divider gives a second face to
+    #   judge: the seam between touching tiles rises less than the ground beyond them (0: off)
     border_margin: float = 2.0  # pixels of the working image: a face this near the border is cut off
     min_relative_size: float = 0.45  # a face shorter than this fraction of the photo's median face is dropped
     dedupe_near: float = 0.1  # faces whose centres and widths agree within this fraction of a width are one

@@ -131,6 +131,11 @@ class Profile:
     pip_size_ratio: float = 3.2  # a pip this many times larger or smaller than the half's median is not one
     logo_min_area: float = 0.05  # a non-pip mark at least this big (square tile widths) makes the half a logo
     logo_max_elongation: float = 4.0  # ... unless it is a line longer than this many times its width
+    # the logo's emblem, a ring, looked for on the whole face (a logo over the divider is cut in two by it):
+    logo_min_hole: float = 0.15  # a mark of logo_min_area (outline included) whose holes take this much of it
+    logo_min_roundness: float = 0.75  # ... and whose convex hull is this round (4*pi*area/perimeter^2)
+    logo_reach: float = 0.25  # ... is on each half that holds this fraction of its height
+    logo_confidence: float = 0.9  # confidence of a half read as the logo from its emblem
     max_grain_across: float = 0.15  # a face whose texture runs across it more than this (-1 along .. 1 across)
     #   is no tile: wooden tiles have the grain along their length (1: not checked, for plain sets)
     blank_needs_logo: bool = True  # the double-blank carries the logo: a face with no mark at all is no tile

@@ -194,7 +194,16 @@ def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarr
         if (upper.size and lower.size and 0.01 <= upper.size / inner_d.size <= 0.35
                 and upper.mean() >= profile.pip_contrast_dim and upper.mean() >= profile.pip_otsu_ratio * lower.mean()):
             thr = min(thr, max(otsu, profile.pip_contrast_dim * 0.6))
-    ink = (dist > thr).astype(np.uint8)
+    ink = dist > thr
+    k = int(round(profile.pip_background_window * w)) | 1
+    if k > 1 and not strict:
+        # ink must also stand out from the face around it (its median colour over a window much wider than
+        # a pip), so that shade or glare over part of the face is no ink; the lighting multiplies the
+        # contrast, so the threshold there scales with the local lightness
+        around = cv2.medianBlur(lab, min(k, 255))
+        lit = np.clip(around[..., 0].astype(np.float32) / max(float(face[0]), 1.0), 0.0, 1.0)
+        ink &= lab_distance(lab, around) > thr * lit
+    ink = ink.astype(np.uint8)
     ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     split = _divider_row(ink, m, profile)
     valid = np.zeros_like(ink)

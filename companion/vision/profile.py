@@ -116,6 +116,8 @@ class Profile:
     face_margin: float = 0.07  # border of the rectified face ignored (bevel), in tile widths
     divider_search: float = 0.25  # the divider is looked for this far (tile widths) from the face's middle
     divider_band: float = 0.09  # half-height of the band around the divider ignored, in tile widths
+    pip_background_window: float = 0.5  # pips are told from the face's median colour over a window this wide
+    #   (tile widths) around them, so that shade or glare over part of a face is no ink (0: one face colour)
     pip_contrast: float = 40.0  # Lab distance from the face colour that marks a pip pixel
     pip_contrast_rel: float = 0.5  # ... or this fraction of the face's strongest marks, if that is lower
     pip_contrast_min: float = 40.0  # ... but never below this

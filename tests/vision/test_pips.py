@@ -76,3 +76,20 @@ def test_pips_are_no_emblem():
     reading = read_face(pip_face((6, 6), radius=0.11), PROFILE)
     assert not any(h.logo for h in reading.halves)
     assert tuple(h.pips for h in reading.halves) == (6, 6)
+
+
+def shaded(face: np.ndarray, *, darker: float, soft: float = 6.0) -> np.ndarray:
+    """``face`` with a shadow (light multiplied by ``darker``) over its lower-left part, soft-edged."""
+    yy, xx = np.mgrid[0:2 * W, 0:W].astype(np.float32)
+    inside = (yy - 1.1 * W) - 1.2 * (xx - 0.2 * W)  # > 0 below a slanted edge
+    light = 1.0 - (1.0 - darker) / (1.0 + np.exp(-inside / soft))
+    return np.clip(face * light[..., None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("pips", [(4, 2), (4, 5), (6, 3)])
+def test_shade_over_part_of_a_face_is_no_ink(pips):
+    # the shade differs from the face's median colour as much as a pip does, but not from the face around
+    # it; the pips inside it still stand out from their shaded surroundings
+    reading = read_face(shaded(pip_face(pips), darker=0.45), PROFILE)
+    assert tuple(h.pips for h in reading.halves) == pips
+    assert not any(h.logo for h in reading.halves)

@@ -12,7 +12,8 @@ reads were (tile confidence = the lower half's).
 
 ``--finder`` also scans each photo with the real finder (``scan_photo``) and splits its detections into
 good outlines (IoU with the labelled face > 0.85) and the rest, so that reader errors and finder errors
-can be told apart. ``--out DIR`` writes the rectified faces of the wrong reads there as PNG.
+can be told apart. ``--out DIR`` writes the rectified faces of the wrong reads there as PNG (the finder's
+as ``finder_*.png``, rectified from the full photo through the found corners).
 
 The fresh photos are those of ``scan_benchmark.py`` (same seeds, kinds in the same rotation), stored
 without the EXIF turn. A benchmark, not a test: it prints figures.
@@ -116,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     reads: list[Read] = []
-    finder = {"good": [0, 0], "loose": [0, 0]}  # [right, total] of matched detections by outline quality
+    finder = {"good": [0, 0, 0], "loose": [0, 0, 0]}  # [right, total, wrong >= .85] by outline quality
     finder_wrong: list[str] = []
     t0 = time.perf_counter()
     for i in range(args.fresh):
@@ -153,6 +154,13 @@ def main(argv: list[str] | None = None) -> int:
                 ok = sorted(d["pips"]) == sorted(best["pips"])
                 finder[key][0] += ok
                 finder[key][1] += 1
+                finder[key][2] += not ok and d["confidence"] >= 0.85
+                if not ok and args.out:
+                    if not full:
+                        full.append(load_photo(data))
+                    face = rectify(full[0], np.asarray(d["corners"], float), profile)
+                    cv2.imwrite(str(args.out / f"finder_{seed}_{best['pips'][0]}{best['pips'][1]}_as_"
+                                               f"{d['pips'][0]}{d['pips'][1]}_iou{best_iou:.2f}.png"), face)
                 if not ok:
                     finder_wrong.append(f"{seed}: {best['pips'][0]}-{best['pips'][1]} read "
                                         f"{d['pips'][0]}-{d['pips'][1]} (IoU {best_iou:.2f}, conf {d['confidence']:.2f})")
@@ -190,9 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.finder:
         print("\nthe real finder's detections matched to a labelled whole tile:")
         for key in ("good", "loose"):
-            a, b = finder[key]
+            a, b, sure = finder[key]
             print(f"  {key + ' outline':<14} (IoU {'>' if key == 'good' else '<='} {GOOD_IOU}): {b:>5} "
-                  f"values {_pct(a, b)}")
+                  f"values {_pct(a, b)}, {sure} wrong with confidence >= 0.85")
         for line in finder_wrong[:30]:
             print("   ", line)
     return 0

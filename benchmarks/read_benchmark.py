@@ -93,6 +93,16 @@ def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(inter / union) if union > 0 else 0.0
 
 
+def _offset(found: np.ndarray, label: np.ndarray) -> tuple[float, float, float]:
+    """Where the labelled face's centre lies in the found face, in tile widths (along, across), and the
+    labelled width over the found one."""
+    rect = np.array([[0, 0], [1, 0], [1, 2], [0, 2]], np.float32)
+    h = cv2.getPerspectiveTransform(found.astype(np.float32), rect)
+    c = cv2.perspectiveTransform(label.mean(axis=0).reshape(1, 1, 2).astype(np.float32), h)[0, 0]
+    width = np.linalg.norm(label[0] - label[1]) / max(np.linalg.norm(found[0] - found[1]), 1e-6)
+    return float(c[1] - 1.0), float(c[0] - 0.5), float(width)
+
+
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:6.1f}%" if b else "    -  "
 
@@ -119,6 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     reads: list[Read] = []
     finder = {"good": [0, 0, 0], "loose": [0, 0, 0]}  # [right, total, wrong >= .85] by outline quality
     finder_wrong: list[str] = []
+    offsets: list[tuple[float, float, float]] = []
     t0 = time.perf_counter()
     for i in range(args.fresh):
         seed = args.seed_start + i
@@ -151,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
                 if best is None or best["partial"] or best_iou < 0.3:
                     continue
                 key = "good" if best_iou > GOOD_IOU else "loose"
+                if key == "loose":
+                    offsets.append(_offset(np.asarray(d["corners"], float), np.asarray(best["corners"], float)))
                 ok = sorted(d["pips"]) == sorted(best["pips"])
                 finder[key][0] += ok
                 finder[key][1] += 1
@@ -201,6 +214,12 @@ def main(argv: list[str] | None = None) -> int:
             a, b, sure = finder[key]
             print(f"  {key + ' outline':<14} (IoU {'>' if key == 'good' else '<='} {GOOD_IOU}): {b:>5} "
                   f"values {_pct(a, b)}, {sure} wrong with confidence >= 0.85")
+        if offsets:
+            o = np.abs(np.asarray(offsets))
+            print(f"  loose outlines: the labelled centre lies off the found one by (tile widths) along the tile "
+                  f"median {np.median(o[:, 0]):.2f}, >0.15 in {np.mean(o[:, 0] > 0.15):.0%}; across median "
+                  f"{np.median(o[:, 1]):.2f}, >0.15 in {np.mean(o[:, 1] > 0.15):.0%}; labelled/found width off by "
+                  f">15% in {np.mean(np.abs(o[:, 2] - 1) > 0.15):.0%}")
         for line in finder_wrong[:30]:
             print("   ", line)
     return 0

@@ -96,6 +96,37 @@ def _read_half(marks: list[tuple[float, float, bool, float]], ref: float | None,
     return HalfReading(pips, False, float(conf))
 
 
+def _emblem_halves(ink: np.ndarray, split: int, profile: Profile) -> tuple[bool, bool]:
+    """Which halves the logo's emblem lies on: a large round mark with a hole (a ring), looked for on the
+    whole face, since a logo centred over the divider is cut in two by the divider band. Its holes together
+    (a divider drawn through the ring splits them, and may join the word mark to it) are at least
+    ``logo_min_hole`` of the mark's area, outline included.
+    """
+    w = profile.rect_width
+    contours, hierarchy = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
+    on = [False, False]
+    if hierarchy is None:
+        return False, False
+    for k, c in enumerate(contours):
+        if hierarchy[0][k][3] != -1 or hierarchy[0][k][2] == -1:
+            continue  # a hole, or a mark without one
+        area = cv2.contourArea(c)
+        if area < profile.logo_min_area * w * w:
+            continue
+        hull = cv2.convexHull(c)
+        roundness = 4 * np.pi * cv2.contourArea(hull) / max(cv2.arcLength(hull, True), 1.0) ** 2
+        hole, child = 0.0, hierarchy[0][k][2]
+        while child != -1:
+            hole += cv2.contourArea(contours[child])
+            child = hierarchy[0][child][0]
+        if roundness < profile.logo_min_roundness or hole < profile.logo_min_hole * area:
+            continue
+        _, y, _, bh = cv2.boundingRect(c)
+        on[0] |= y < split - profile.logo_reach * bh
+        on[1] |= y + bh > split + profile.logo_reach * bh
+    return on[0], on[1]
+
+
 def _divider_row(ink: np.ndarray, margin: int, profile: Profile) -> int:
     """Row of the divider on the rectified face: the long mark across its middle, else the middle row."""
     w = profile.rect_width
@@ -136,12 +167,8 @@ def grain_across(face_bgr: np.ndarray, profile: Profile) -> float:
     return (syy - sxx) / max(sxx + syy, 1e-6)
 
 
-def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -> FaceReading:
-    """Read both halves of a rectified face (half 0 on top).
-
-    ``strict``: keep the full pip contrast on dark faces too (for judging whether a candidate is a tile at
-    all: dark ground and shadows hold faint round specks).
-    """
+def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarray, int]:
+    """The pip-ink mask (uint8 0/1) of a rectified face, its bevel margin cleared, and its divider row."""
     w = profile.rect_width
     lab = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2LAB)
     m = max(1, int(round(profile.face_margin * w)))
@@ -167,17 +194,38 @@ def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -
         if (upper.size and lower.size and 0.01 <= upper.size / inner_d.size <= 0.35
                 and upper.mean() >= profile.pip_contrast_dim and upper.mean() >= profile.pip_otsu_ratio * lower.mean()):
             thr = min(thr, max(otsu, profile.pip_contrast_dim * 0.6))
-    ink = (dist > thr).astype(np.uint8)
+    ink = dist > thr
+    k = int(round(profile.pip_background_window * w)) | 1
+    if k > 1 and not strict:
+        # ink must also stand out from the face around it (its median colour over a window much wider than
+        # a pip), so that shade or glare over part of the face is no ink; the lighting multiplies the
+        # contrast, so the threshold there scales with the local lightness
+        around = cv2.medianBlur(lab, min(k, 255))
+        lit = np.clip(around[..., 0].astype(np.float32) / max(float(face[0]), 1.0), 0.0, 1.0)
+        ink &= lab_distance(lab, around) > thr * lit
+    ink = ink.astype(np.uint8)
     ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    band = int(round(profile.divider_band * w))
     split = _divider_row(ink, m, profile)
     valid = np.zeros_like(ink)
-    valid[m:max(m, split - band), m:w - m] = 1
-    valid[min(2 * w - m, split + band):2 * w - m, m:w - m] = 1
-    ink &= valid
+    valid[m:2 * w - m, m:w - m] = 1
+    return ink & valid, split
+
+
+def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -> FaceReading:
+    """Read both halves of a rectified face (half 0 on top).
+
+    ``strict``: keep the full pip contrast on dark faces too (for judging whether a candidate is a tile at
+    all: dark ground and shadows hold faint round specks).
+    """
+    w = profile.rect_width
+    m = max(1, int(round(profile.face_margin * w)))
+    ink, split = _ink(face_bgr, profile, strict)
+    emblem = _emblem_halves(ink, split, profile)
+    band = int(round(profile.divider_band * w))
+    ink[max(0, split - band):split + band] = 0  # the divider, and pips' shadows beside it
     marks = (_marks(ink[:split], m, True, profile), _marks(ink[split:], m, False, profile))
     clean = [a for half in marks for a, c, _, _ in half if _is_pip(a, c, profile)]
     ref = float(np.median(clean)) if clean else None
-    top = _read_half(marks[0], ref, profile)
-    bottom = _read_half(marks[1], ref, profile)
+    top, bottom = (HalfReading(0, True, profile.logo_confidence) if emblem[k] else _read_half(marks[k], ref, profile)
+                   for k in (0, 1))
     return FaceReading((top, bottom))

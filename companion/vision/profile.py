@@ -118,6 +118,8 @@ class Profile:
     face_margin: float = 0.07  # border of the rectified face ignored (bevel), in tile widths
     divider_search: float = 0.25  # the divider is looked for this far (tile widths) from the face's middle
     divider_band: float = 0.09  # half-height of the band around the divider ignored, in tile widths
+    pip_background_window: float = 0.5  # pips are told from the face's median colour over a window this wide
+    #   (tile widths) around them, so that shade or glare over part of a face is no ink (0: one face colour)
     pip_contrast: float = 40.0  # Lab distance from the face colour that marks a pip pixel
     pip_contrast_rel: float = 0.5  # ... or this fraction of the face's strongest marks, if that is lower
     pip_contrast_min: float = 40.0  # ... but never below this
@@ -133,6 +135,11 @@ class Profile:
     pip_size_ratio: float = 3.2  # a pip this many times larger or smaller than the half's median is not one
     logo_min_area: float = 0.05  # a non-pip mark at least this big (square tile widths) makes the half a logo
     logo_max_elongation: float = 4.0  # ... unless it is a line longer than this many times its width
+    # the logo's emblem, a ring, looked for on the whole face (a logo over the divider is cut in two by it):
+    logo_min_hole: float = 0.15  # a mark of logo_min_area (outline included) whose holes take this much of it
+    logo_min_roundness: float = 0.75  # ... and whose convex hull is this round (4*pi*area/perimeter^2)
+    logo_reach: float = 0.25  # ... is on each half that holds this fraction of its height
+    logo_confidence: float = 0.9  # confidence of a half read as the logo from its emblem
     max_grain_across: float = 0.15  # a face whose texture runs across it more than this (-1 along .. 1 across)
     #   is no tile: wooden tiles have the grain along their length (1: not checked, for plain sets)
     dim_pips_confidence: float = 0.9  # a face whose pips show only at the dim-light contrast is a tile if

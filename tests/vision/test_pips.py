@@ -1,0 +1,95 @@
+"""The pip reader on rectified faces drawn with known answers (half 0 on top, ``rect_width`` wide)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.pips import read_face
+from companion.vision.profile import Profile
+from drawing import LAYOUTS
+
+PROFILE = Profile()
+W = PROFILE.rect_width
+WOOD = (120, 180, 215)  # pale pine, BGR
+INK = (30, 30, 35)
+
+
+def blank_face(colour=WOOD) -> np.ndarray:
+    rng = np.random.default_rng(1)
+    face = np.full((2 * W, W, 3), colour, np.float32) + rng.normal(0, 2.0, (2 * W, W, 1))
+    return np.clip(face, 0, 255).astype(np.uint8)
+
+
+def pip_face(pips: tuple[int, int], *, divider: bool = True, radius: float = 0.09) -> np.ndarray:
+    face = blank_face()
+    if divider:
+        cv2.line(face, (int(0.12 * W), W), (int(0.88 * W), W), INK, max(2, int(0.04 * W)), cv2.LINE_AA)
+    for half, n in enumerate(pips):
+        for dx, dy in LAYOUTS[n]:
+            centre = (int(round((0.5 + 0.27 * dx) * W)), int(round((half + 0.5 + 0.27 * dy) * W)))
+            cv2.circle(face, centre, int(round(radius * W)), INK, -1, cv2.LINE_AA)
+    return face
+
+
+def logo_face(*, centre_y: float, bar: bool, word: bool = True) -> np.ndarray:
+    """The double-blank: a ring emblem (two rings) with a word mark beside it, as the giant set has."""
+    face = blank_face()
+    c = (W // 2, int(round(centre_y * W)))
+    r = 0.3 * W
+    cv2.circle(face, c, int(r), INK, max(1, int(0.06 * W)), cv2.LINE_AA)
+    cv2.circle(face, c, int(0.72 * r), INK, max(1, int(0.025 * W)), cv2.LINE_AA)
+    if bar:  # the divider drawn straight through the emblem
+        cv2.line(face, (int(0.1 * W), W), (int(0.9 * W), W), INK, max(2, int(0.04 * W)), cv2.LINE_AA)
+    if word:  # letters in a column along the long side, touching the bar
+        for k, letter in enumerate("DOMINO"):
+            cv2.putText(face, letter, (int(0.08 * W), int((0.55 + 0.16 * k) * W)), cv2.FONT_HERSHEY_DUPLEX,
+                        W / 160, INK, max(1, W // 40), cv2.LINE_AA)
+    return face
+
+
+@pytest.mark.parametrize("pips", [(0, 1), (2, 3), (4, 5), (6, 6), (5, 0)])
+def test_clean_pips_are_counted_on_each_half(pips):
+    reading = read_face(pip_face(pips), PROFILE)
+    assert tuple(h.pips for h in reading.halves) == pips
+    assert not any(h.logo for h in reading.halves)
+    assert min(h.confidence for h in reading.halves) >= 0.9
+
+
+@pytest.mark.parametrize("bar", [False, True])
+def test_an_emblem_centred_over_the_divider_reads_as_the_logo(bar):
+    # the divider band cuts such a ring into two arcs, each too small to be the logo on its own, and the
+    # word mark's round letters look like pips: the ring is judged on the whole face
+    reading = read_face(logo_face(centre_y=0.9, bar=bar), PROFILE)
+    assert all(h.logo and h.pips == 0 for h in reading.halves)
+
+
+def test_an_emblem_on_one_half_makes_that_half_the_logo():
+    reading = read_face(logo_face(centre_y=0.5, bar=False, word=False), PROFILE)
+    assert reading.halves[0].logo and reading.halves[0].pips == 0
+    assert not reading.halves[1].logo
+
+
+def test_pips_are_no_emblem():
+    # six pips close together in a half are round marks, but none has a hole
+    reading = read_face(pip_face((6, 6), radius=0.11), PROFILE)
+    assert not any(h.logo for h in reading.halves)
+    assert tuple(h.pips for h in reading.halves) == (6, 6)
+
+
+def shaded(face: np.ndarray, *, darker: float, soft: float = 6.0) -> np.ndarray:
+    """``face`` with a shadow (light multiplied by ``darker``) over its lower-left part, soft-edged."""
+    yy, xx = np.mgrid[0:2 * W, 0:W].astype(np.float32)
+    inside = (yy - 1.1 * W) - 1.2 * (xx - 0.2 * W)  # > 0 below a slanted edge
+    light = 1.0 - (1.0 - darker) / (1.0 + np.exp(-inside / soft))
+    return np.clip(face * light[..., None], 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("pips", [(4, 2), (4, 5), (6, 3)])
+def test_shade_over_part_of_a_face_is_no_ink(pips):
+    # the shade differs from the face's median colour as much as a pip does, but not from the face around
+    # it; the pips inside it still stand out from their shaded surroundings
+    reading = read_face(shaded(pip_face(pips), darker=0.45), PROFILE)
+    assert tuple(h.pips for h in reading.halves) == pips
+    assert not any(h.logo for h in reading.halves)

@@ -17,6 +17,7 @@ in square tile widths. Raises nothing for any face image.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -30,6 +31,15 @@ class HalfReading:
     pips: int
     logo: bool
     confidence: float  # 0..1
+    off_centre: float = 0.0  # how far the pips' centroid lies from the half's centre, in tile widths
+
+
+class _Mark(NamedTuple):
+    area: float  # square tile widths
+    circularity: float
+    edge: bool  # touches the face's edge
+    elongation: float  # long over short side of its smallest enclosing rectangle
+    centre: tuple[float, float]  # xy, face pixels of its half
 
 
 @dataclass(frozen=True)
@@ -45,15 +55,14 @@ def rectify(image_bgr: np.ndarray, corners: np.ndarray, profile: Profile) -> np.
     return cv2.warpPerspective(image_bgr, m, (w, 2 * w), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
 
 
-def _marks(ink: np.ndarray, margin: int, outer_top: bool, profile: Profile) -> list[tuple[float, float, bool, float]]:
-    """(area in square tile widths, circularity, touches the face's edge, elongation) of each mark bigger
-    than a speck; elongation is the long over the short side of its smallest enclosing rectangle.
+def _marks(ink: np.ndarray, margin: int, outer_top: bool, profile: Profile) -> list[_Mark]:
+    """Each mark bigger than a speck on one half.
 
     ``outer_top``: the half's outer end is its top row (half 0) rather than its bottom row (half 1).
     """
     w = profile.rect_width
     h = ink.shape[0]
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    n, labels, stats, cents = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     out = []
     for i in range(1, n):
         area = stats[i, 4] / float(w * w)
@@ -66,7 +75,8 @@ def _marks(ink: np.ndarray, margin: int, outer_top: bool, profile: Profile) -> l
         edge = x <= margin or x + bw >= w - margin or (y <= margin if outer_top else y + bh >= h - margin)
         (_, _), (rw, rh), _ = cv2.minAreaRect(contours[0])
         elong = (max(rw, rh) + 1.0) / (min(rw, rh) + 1.0)
-        out.append((area, float(4 * np.pi * stats[i, 4] / peri ** 2), bool(edge), float(elong)))
+        out.append(_Mark(area, float(4 * np.pi * stats[i, 4] / peri ** 2), bool(edge), float(elong),
+                         (float(cents[i][0]), float(cents[i][1]))))
     return out
 
 
@@ -74,26 +84,40 @@ def _is_pip(area: float, circ: float, profile: Profile) -> bool:
     return profile.pip_area_min <= area <= profile.pip_area_max and circ >= profile.pip_min_circularity
 
 
-def _read_half(marks: list[tuple[float, float, bool, float]], ref: float | None, profile: Profile) -> HalfReading:
-    """Count one half's pips; ``ref`` is the typical pip area on this tile (None if no clean pip)."""
+def _read_half(marks: list[_Mark], ref: float | None, centre: tuple[float, float], profile: Profile) -> HalfReading:
+    """Count one half's pips; ``ref`` is the typical pip area on this tile (None if no clean pip),
+    ``centre`` the half's centre (xy, face pixels of the half)."""
     pips, odd_area, logo = 0, 0.0, False
-    for area, circ, edge, elong in marks:
-        if edge and area > profile.pip_area_max:
+    where = []  # (x, y, how many pips) of the pips counted
+    for mark in marks:
+        area = mark.area
+        if mark.edge and area > profile.pip_area_max:
             odd_area += profile.pip_area_min  # ground or shadow let in by a loose outline, not a mark
-        elif _is_pip(area, circ, profile) and (ref is None or ref / profile.pip_size_ratio <= area
-                                             <= ref * profile.pip_size_ratio):
+        elif _is_pip(area, mark.circularity, profile) and (ref is None or ref / profile.pip_size_ratio <= area
+                                                           <= ref * profile.pip_size_ratio):
             pips += 1
-        elif area >= profile.logo_min_area and elong <= profile.logo_max_elongation:
+            where.append((*mark.centre, 1))
+        elif area >= profile.logo_min_area and mark.elongation <= profile.logo_max_elongation:
             logo = True  # (a long thin mark is a divider or a seam seen off its place, not the logo)
         elif ref is not None and 1.6 * ref <= area <= 3.5 * ref:
             pips += int(round(area / ref))  # pips close together that ran into one mark
+            where.append((*mark.centre, int(round(area / ref))))
             odd_area += 0.5 * profile.pip_area_min
         else:
             odd_area += area
     if logo:
         return HalfReading(0, True, 0.9 if pips <= 2 else 0.7)
     conf = 1.0 - min(0.6, odd_area / max(profile.pip_area_min, 1e-6) * 0.15)
-    return HalfReading(pips, False, float(conf))
+    off = 0.0
+    if where:
+        # every pip pattern is centred on its half: pips gathered off the centre mean an outline that is
+        # shifted or too large (a neighbour's half, the tile's side taken in), whatever the count
+        xyw = np.array(where, float)
+        mid = (xyw[:, :2] * xyw[:, 2:]).sum(axis=0) / xyw[:, 2].sum()
+        off = float(np.linalg.norm(mid - centre)) / profile.rect_width
+        conf *= 1.0 - profile.pip_off_centre_cost * float(np.clip(
+            (off - profile.pip_off_centre_free) / max(profile.pip_off_centre_span, 1e-6), 0.0, 1.0))
+    return HalfReading(pips, False, float(conf), off)
 
 
 def _emblem_halves(ink: np.ndarray, split: int, profile: Profile) -> tuple[bool, bool]:
@@ -224,8 +248,9 @@ def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -
     band = int(round(profile.divider_band * w))
     ink[max(0, split - band):split + band] = 0  # the divider, and pips' shadows beside it
     marks = (_marks(ink[:split], m, True, profile), _marks(ink[split:], m, False, profile))
-    clean = [a for half in marks for a, c, _, _ in half if _is_pip(a, c, profile)]
+    clean = [mark.area for half in marks for mark in half if _is_pip(mark.area, mark.circularity, profile)]
     ref = float(np.median(clean)) if clean else None
-    top, bottom = (HalfReading(0, True, profile.logo_confidence) if emblem[k] else _read_half(marks[k], ref, profile)
-                   for k in (0, 1))
+    centres = ((w / 2, w / 2), (w / 2, 1.5 * w - split))  # each half's centre, on its own part of the face
+    top, bottom = (HalfReading(0, True, profile.logo_confidence) if emblem[k] else
+                   _read_half(marks[k], ref, centres[k], profile) for k in (0, 1))
     return FaceReading((top, bottom))

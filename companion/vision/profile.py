@@ -132,6 +132,9 @@ class Profile:
     pip_area_min: float = 0.006  # pip area in square tile widths (radius 0.044)
     pip_area_max: float = 0.06  # (radius 0.138)
     pip_min_circularity: float = 0.55  # 4*pi*area/perimeter^2
+    pip_off_centre_free: float = 0.06  # the pips' centroid may lie this far (tile widths) from its half's centre
+    pip_off_centre_span: float = 0.12  # ... beyond it the half's confidence falls over this distance
+    pip_off_centre_cost: float = 0.6  # ... by up to this fraction
     pip_size_ratio: float = 3.2  # a pip this many times larger or smaller than the half's median is not one
     logo_min_area: float = 0.05  # a non-pip mark at least this big (square tile widths) makes the half a logo
     logo_max_elongation: float = 4.0  # ... unless it is a line longer than this many times its width

@@ -93,3 +93,25 @@ def test_shade_over_part_of_a_face_is_no_ink(pips):
     reading = read_face(shaded(pip_face(pips), darker=0.45), PROFILE)
     assert tuple(h.pips for h in reading.halves) == pips
     assert not any(h.logo for h in reading.halves)
+
+
+# per half, how far (tile widths) its pips are moved: sideways, towards the tile's ends, both
+@pytest.mark.parametrize("shift", [((0.14, 0.0), (0.14, 0.0)), ((0.0, -0.13), (0.0, 0.13)),
+                                   ((-0.1, -0.1), (-0.1, 0.1))])
+def test_pips_gathered_off_their_halfs_centre_lower_the_confidence(shift):
+    """Every pip pattern is centred on its half: pips gathered to one side (an outline shifted onto a
+    neighbour, or taking in the tile's side) are still counted, but the reading says it is in doubt."""
+    def face_with(offsets):
+        face = blank_face()
+        cv2.line(face, (int(0.12 * W), W), (int(0.88 * W), W), INK, max(2, int(0.04 * W)), cv2.LINE_AA)
+        for half, n in enumerate((2, 3)):
+            for dx, dy in LAYOUTS[n]:
+                centre = (int(round((0.5 + offsets[half][0] + 0.18 * dx) * W)),
+                          int(round((half + 0.5 + offsets[half][1] + 0.18 * dy) * W)))
+                cv2.circle(face, centre, int(round(0.08 * W)), INK, -1, cv2.LINE_AA)
+        return face
+
+    centred, off = read_face(face_with(((0.0, 0.0), (0.0, 0.0))), PROFILE), read_face(face_with(shift), PROFILE)
+    assert tuple(h.pips for h in centred.halves) == tuple(h.pips for h in off.halves) == (2, 3)
+    assert max(h.off_centre for h in centred.halves) < 0.03 < 0.12 < min(h.off_centre for h in off.halves)
+    assert min(h.confidence for h in off.halves) <= 0.75 < 0.9 <= min(h.confidence for h in centred.halves)

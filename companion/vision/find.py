@@ -751,7 +751,10 @@ def _select(cands: list[_Candidate], profile: Profile, ref_size: float | None = 
     ref = [max([sizes[k]] + [sizes[j] for j in range(n) if clash[k][j]]) for k in range(n)]
     if ref_size:
         ref = [min(r, ref_size) for r in ref]
-    weights = [min(1.0, size / (profile.select_full_size * r)) ** 4 for size, r in zip(sizes, ref)]
+    # ... and, so that two doubtful faces do not outweigh one clear face they both overlap, as its score
+    # to the power select_score_power
+    weights = [min(1.0, size / (profile.select_full_size * r)) ** 4 * c.score ** profile.select_score_power
+               for size, r, c in zip(sizes, ref, cands)]
     chosen: list[int] = []
     seen = [False] * n
     for start in range(n):

@@ -80,6 +80,7 @@ class Profile:
     dedupe_angle: float = 6.0  # ... and divider lines also within this many degrees of each other
     select_full_size: float = 0.7  # of overlapping faces the most are kept; one smaller than this fraction of a
     #   clear tile counts only (size / (this * clear tile))^2 of a face
+    select_score_power: float = 2.0  # a face counts as its score to this power among overlapping faces
     cut_shortfall: float = 0.12  # a side ending at the border this much shorter than its opposite: cut off
     cut_tolerance: float = 0.2  # a corner may lie this far (tile widths) beyond the border and count as whole
     ring_width: float = 0.45  # outer ring around a face, checked for contrast (diameter, in tile widths)

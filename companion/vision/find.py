@@ -279,8 +279,8 @@ class _Scan:
 
 
 def _scan(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, across: np.ndarray,
-          d_range: tuple[float, float], t_half: float, step: float, profile: Profile) -> _Scan:
-    ts = np.linspace(-t_half, t_half, 15)
+          d_range: tuple[float, float], t_half: float, step: float, profile: Profile, rays: int = 15) -> _Scan:
+    ts = np.linspace(-t_half, t_half, rays)
     ds = np.arange(d_range[0], d_range[1] + step, step * 0.5)
     pts = origin + ts[:, None, None] * across + ds[None, :, None] * direction
     prof = _sample(dist, pts)  # (rays, ds)
@@ -347,6 +347,50 @@ def _side_options(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, a
         if near is not None and near[0] < first[0] - sc.lag:
             options.append(_edge_at(sc, *near))
     return options
+
+
+def _slanted_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, across: np.ndarray,
+                  d_range: tuple[float, float], t_half: float, step: float, profile: Profile):
+    """A long side that may slant well away from square to the divider: ((distance at the divider, edge
+    points xy, strength, False) as ``_find_side`` gives an edge, its slope), or None when no straight
+    edge is seen.
+
+    A tile turned across a steeply tilted view is a sheared parallelogram: its long sides meet the divider at
+    up to ``side_shear_tol`` degrees from square, so rays square to the divider meet the side at distances
+    that grow along it and their median rise shows no edge. Here each ray finds its own first strong rise
+    and a straight line is fitted through the rays that agree (the two that fit the most others).
+    """
+    sc = _scan(dist, origin, direction, across, d_range, t_half, step, profile, rays=profile.side_rays)
+    if sc.beyond.any():
+        return None  # near the photo's border: left to the search square to the divider
+    peak = sc.rise.max(axis=1)
+    thresh = max(profile.edge_min_rise, profile.edge_rel_rise * float(np.percentile(peak, 75)))
+    hits = []
+    for r in range(len(sc.ts)):
+        above = np.flatnonzero(sc.rise[r] >= thresh)
+        if above.size:
+            idx = int(above[0])
+            while idx + 1 < len(sc.ds) and sc.rise[r, idx + 1] >= sc.rise[r, idx]:
+                idx += 1
+            hits.append((sc.ts[r], sc.ds[idx], sc.rise[r, idx]))
+    if len(hits) < profile.side_min_rays * len(sc.ts):
+        return None
+    t, d, strength = np.array(hits).T
+    i, j = np.triu_indices(len(t), 1)
+    slope = (d[j] - d[i]) / np.where(t[j] != t[i], t[j] - t[i], 1e-9)
+    at0 = d[i] - slope * t[i]
+    tol = max(1.5 * step, profile.side_fit_tol * (d_range[0] + d_range[1]))
+    agree = np.abs(d[None, :] - (at0[:, None] + slope[:, None] * t[None, :])) <= tol
+    agree &= (np.abs(slope) <= np.tan(np.radians(profile.side_shear_tol)))[:, None]
+    best = int(np.argmax(agree.sum(axis=1)))
+    inl = agree[best]
+    if inl.sum() < profile.side_min_rays * len(sc.ts):
+        return None
+    b, a = np.polyfit(t[inl], d[inl], 1)
+    if not d_range[0] <= a <= d_range[1]:
+        return None
+    pts = origin + t[inl, None] * across + d[inl, None] * direction
+    return (float(a), pts, float(np.median(strength[inl])), False), float(b)
 
 
 def _find_ends(dist: np.ndarray, origin: np.ndarray, axis: np.ndarray, across: np.ndarray,
@@ -465,9 +509,15 @@ def _window(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, pr
 def _long_side_options(win: _Window, profile: Profile) -> list[tuple[dict, int]]:
     """The face's long sides (beyond the divider's ends): ``[(sides, how many were guessed)]``, the strong
     edges first, then the nearer weak ones where a side has one."""
-    found = {sgn: _side_options(win.dist, win.c, sgn * win.u, win.n, (win.L * 0.5 / profile.divider_span_max,
-                                                                     win.L * 0.5 / profile.divider_span_min),
-                                0.4 * win.L, win.step, profile) for sgn in (1.0, -1.0)}
+    d_range = (win.L * 0.5 / profile.divider_span_max, win.L * 0.5 / profile.divider_span_min)
+    found = {sgn: _side_options(win.dist, win.c, sgn * win.u, win.n, d_range, 0.4 * win.L, win.step, profile)
+             for sgn in (1.0, -1.0)}
+    if profile.side_rays > 0:
+        slanted = {sgn: _slanted_side(win.dist, win.c, sgn * win.u, win.n, d_range, profile.side_ray_span * win.L,
+                                      win.step, profile) for sgn in (1.0, -1.0)}
+        for sgn, sl in slanted.items():  # a side well off square replaces the square search's edge
+            if sl is not None and np.degrees(np.arctan(abs(sl[1]))) > profile.divider_angle_tol / 2:
+                found[sgn] = [sl[0]]
     picks = [{sgn: opts[0] for sgn, opts in found.items()}]
     if any(len(opts) > 1 for opts in found.values()):
         picks.append({sgn: opts[-1] for sgn, opts in found.items()})
@@ -549,7 +599,8 @@ def _fit_quad(line: _Line, win: _Window, sides: dict, guessed: int, profile: Pro
         if len(pts) >= 5:
             vx, vy, px, py = cv2.fitLine(pts.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
             dvec = np.array([vx, vy], float)
-            if abs(dvec @ direction) > np.cos(np.radians(profile.divider_angle_tol)):
+            tol = profile.side_shear_tol if axis == "u" else profile.divider_angle_tol  # long sides may shear
+            if abs(dvec @ direction) > np.cos(np.radians(tol)):
                 direction, origin = dvec, np.array([px, py], float)
         side_lines[key] = (origin, direction)
     try:

@@ -72,6 +72,11 @@ class Profile:
     edge_baseline: float = 3.0  # pixels (working image) over which an edge's rise is measured, at least
     edge_min_rise: float = 6.0  # Lab distance a face edge must rise over on most rays
     edge_rel_rise: float = 0.45  # ... and this fraction of the strongest rise on that side
+    side_rays: int = 25  # rays of the search for a long side slanting from square to the divider (0: off) ...
+    side_ray_span: float = 0.9  # ... spread this far along the face each way (divider lengths)
+    side_min_rays: float = 0.4  # ... of which this fraction must see one straight edge
+    side_fit_tol: float = 0.06  # ... within this fraction of its distance from the divider
+    side_shear_tol: float = 50.0  # degrees a long side may slant from square to the divider (steep views)
     edge_near_rise: float = 0.2  # a weaker rise (this fraction) nearer the divider gives a second face to
     #   judge: the seam between touching tiles rises less than the ground beyond them (0: off)
     border_margin: float = 2.0  # pixels of the working image: a face this near the border is cut off

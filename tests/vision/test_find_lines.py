@@ -53,3 +53,25 @@ def test_grain_along_the_tile_reads_negative_and_across_positive():
     across = (128 + 40 * np.sin(y / 3.0)).astype(np.uint8) * np.ones((1, w), np.uint8)
     assert grain_across(cv2.cvtColor(along, cv2.COLOR_GRAY2BGR), profile) < -0.5
     assert grain_across(cv2.cvtColor(across, cv2.COLOR_GRAY2BGR), profile) > 0.5
+
+
+def _iou(a: np.ndarray, b: np.ndarray, shape) -> float:
+    ma, mb = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(ma, np.round(a).astype(np.int32), 1)
+    cv2.fillConvexPoly(mb, np.round(b).astype(np.int32), 1)
+    return float((ma & mb).sum() / max(1, (ma | mb).sum()))
+
+
+def test_a_face_sheared_by_a_steep_view_is_outlined_as_a_parallelogram():
+    """A tile turned across a steeply tilted view: its long sides slant some 35 degrees from square to the
+    divider. The outline must follow them (a rectangle would read a neighbour's half or the ground)."""
+    img = np.full((480, 640, 3), (120, 110, 105), np.uint8)
+    corners = draw_tile(img, (320, 240), 90, 90, (3, 5))  # upright: the divider is horizontal
+    shear = np.array([[1.0, 0.7, -0.7 * 240], [0.0, 1.0, 0.0]])  # x += 0.7 (y - 240): long sides slant 35 deg
+    img = cv2.warpAffine(img, shear, (640, 480), borderMode=cv2.BORDER_REPLICATE)
+    sheared = corners @ shear[:, :2].T + shear[:, 2]
+    reading = read_tiles(img, Profile())
+    assert len(reading.tiles) == 1
+    tile = reading.tiles[0]
+    assert sorted(tile.pips) == [3, 5]
+    assert _iou(tile.corners, sheared, img.shape[:2]) > 0.85

@@ -25,7 +25,8 @@ from companion.vision.regions import tile_quad
 
 
 def _emblems(ink: np.ndarray, profile: Profile) -> list[tuple[np.ndarray, float]]:
-    """(centre xy, outer diameter) of each ring-shaped ink mark."""
+    """(centre xy, outer diameter) of each ring-shaped ink mark: round as a whole, or with most of its
+    outline on one circle (a divider drawn through the emblem sticks out of it on both sides)."""
     contours, hierarchy = cv2.findContours(ink.astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hierarchy is None:
         return []
@@ -34,20 +35,27 @@ def _emblems(ink: np.ndarray, profile: Profile) -> list[tuple[np.ndarray, float]
     for k, c in enumerate(contours):
         if hierarchy[0][k][3] != -1 or hierarchy[0][k][2] == -1:
             continue  # a hole, or a mark without a hole
-        (cx, cy), radius = cv2.minEnclosingCircle(c)
-        if not profile.emblem_min_size <= 2 * radius <= profile.emblem_max_size * longer:
-            continue
         area = cv2.contourArea(c)
-        peri = max(cv2.arcLength(c, True), 1.0)
-        if 4 * np.pi * area / peri ** 2 < profile.emblem_min_circularity or area < 0.6 * np.pi * radius ** 2:
-            continue
         hole, child = 0.0, hierarchy[0][k][2]
         while child != -1:
             hole = max(hole, cv2.contourArea(contours[child]))
             child = hierarchy[0][child][0]
         if hole < profile.emblem_min_hole * area:
             continue
-        out.append((np.array([cx, cy]), 2 * radius))
+        (cx, cy), radius = cv2.minEnclosingCircle(c)
+        centre = np.array([cx, cy])
+        peri = max(cv2.arcLength(c, True), 1.0)
+        if 4 * np.pi * area / peri ** 2 < profile.emblem_min_circularity or area < 0.6 * np.pi * radius ** 2:
+            m = cv2.moments(c)  # not round as a whole: is most of its outline on one circle?
+            if m["m00"] <= 0 or len(c) < 12:
+                continue
+            centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+            radii = np.linalg.norm(c.reshape(-1, 2) - centre, axis=1)
+            radius = float(np.median(radii))
+            if np.mean(np.abs(radii - radius) <= profile.emblem_ring_band * radius) < profile.emblem_min_on_circle:
+                continue
+        if profile.emblem_min_size <= 2 * radius <= profile.emblem_max_size * longer:
+            out.append((centre, 2 * radius))
     return out
 
 

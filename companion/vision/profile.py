@@ -109,7 +109,9 @@ class Profile:
     emblem_rays: int = 48  # rays from the emblem's centre that outline the face
     emblem_min_size: float = 6.0  # emblem diameter, working-image pixels, at least
     emblem_max_size: float = 0.12  # ... and at most this fraction of the working image's longer side
-    emblem_min_circularity: float = 0.7  # 4*pi*area/perimeter^2 of its outline
+    emblem_min_circularity: float = 0.7  # 4*pi*area/perimeter^2 of its outline, or else ...
+    emblem_min_on_circle: float = 0.7  # ... this fraction of its outline on one circle (a divider crossing it)
+    emblem_ring_band: float = 0.12  # ... within this fraction of its radius
     emblem_min_hole: float = 0.15  # its largest hole / its area
     emblem_reach: float = 3.6  # rays go this many emblem diameters (the tile is up to about 4.2 long)
     emblem_exit_run: float = 0.12  # a ray stops where it stays off the face colour this far (diameters)

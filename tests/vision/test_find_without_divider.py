@@ -96,3 +96,22 @@ def test_the_logo_tile_without_a_divider_is_found_from_its_emblem_and_reads_blan
     assert min(_corner_error(q, truth) for q in quads) < 0.15 * 90
     tiles = read_tiles(img, profile).tiles
     assert [t.pips for t in tiles] == [(0, 0)]
+
+
+def test_an_emblem_crossed_by_the_divider_is_still_a_ring():
+    """The emblem drawn over the divider, pale on dark wood: the divider sticks out of the ring on both
+    sides, so the ring is no longer round as a whole, but most of its outline still lies on one circle."""
+    img = np.full((480, 640, 3), (150, 150, 155), np.uint8)  # grey concrete
+    at = _frame((320, 240), 20, 110)
+    corners = np.array([at(-0.5, -1), at(0.5, -1), at(0.5, 1), at(-0.5, 1)])
+    cv2.fillConvexPoly(img, np.round(corners).astype(np.int32), (40, 60, 95), cv2.LINE_AA)  # dark wood
+    pale = (225, 230, 235)
+    e = tuple(np.round(at(0, -0.1)).astype(int))
+    cv2.circle(img, e, int(round(0.3 * 110)), pale, max(2, int(round(0.06 * 110))), cv2.LINE_AA)
+    cv2.circle(img, e, int(round(0.2 * 110)), pale, max(1, int(round(0.025 * 110))), cv2.LINE_AA)
+    p, q = at(-0.42, 0), at(0.42, 0)  # the divider, through the emblem and well beyond its ring
+    cv2.line(img, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)), pale, 4, cv2.LINE_AA)
+    profile = Profile()
+    inks = ink_masks(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), profile)[:2]
+    quads = logo_faces(cv2.cvtColor(img, cv2.COLOR_BGR2LAB), inks, profile)
+    assert quads and min(_corner_error(q, corners) for q in quads) < 0.2 * 110

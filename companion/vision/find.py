@@ -363,19 +363,20 @@ def _slanted_side(dist: np.ndarray, origin: np.ndarray, direction: np.ndarray, a
     sc = _scan(dist, origin, direction, across, d_range, t_half, step, profile, rays=profile.side_rays)
     if sc.beyond.any():
         return None  # near the photo's border: left to the search square to the divider
-    peak = sc.rise.max(axis=1)
-    thresh = max(profile.edge_min_rise, profile.edge_rel_rise * float(np.percentile(peak, 75)))
-    hits = []
-    for r in range(len(sc.ts)):
-        above = np.flatnonzero(sc.rise[r] >= thresh)
-        if above.size:
-            idx = int(above[0])
-            while idx + 1 < len(sc.ds) and sc.rise[r, idx + 1] >= sc.rise[r, idx]:
-                idx += 1
-            hits.append((sc.ts[r], sc.ds[idx], sc.rise[r, idx]))
-    if len(hits) < profile.side_min_rays * len(sc.ts):
+    rise = sc.rise
+    thresh = max(profile.edge_min_rise, profile.edge_rel_rise * float(np.percentile(rise.max(axis=1), 75)))
+    above = rise >= thresh
+    seen = above.any(axis=1)
+    first = np.argmax(above, axis=1)
+    # each ray's first strong rise, climbed to its peak: the first fall at or after it
+    falls = np.zeros(rise.shape, bool)
+    falls[:, :-1] = rise[:, 1:] < rise[:, :-1]
+    falls[:, -1] = True
+    falls &= np.arange(rise.shape[1])[None, :] >= first[:, None]
+    idx = np.argmax(falls, axis=1)
+    if np.count_nonzero(seen) < max(2.0, profile.side_min_rays * len(sc.ts)):
         return None
-    t, d, strength = np.array(hits).T
+    t, d, strength = sc.ts[seen], sc.ds[idx[seen]], rise[seen, idx[seen]]
     i, j = np.triu_indices(len(t), 1)
     slope = (d[j] - d[i]) / np.where(t[j] != t[i], t[j] - t[i], 1e-9)
     at0 = d[i] - slope * t[i]

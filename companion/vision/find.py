@@ -690,6 +690,19 @@ def _region_candidate(quad: np.ndarray, shape: tuple[int, int], profile: Profile
     return _Candidate(line, quad, box, mask.astype(bool), profile.region_score, cut)
 
 
+def _region_readings(quad: np.ndarray, profile: Profile) -> list[np.ndarray]:
+    """A region of face colour as one face and, if it is long enough to be two tiles laid end to end (their
+    seam too faint to part the region), as its two halves too: the judge and the selection settle which."""
+    quad = _order_corners(quad)
+    e = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    aspect = (e[1] + e[3]) / (e[0] + e[2])
+    whole = [quad] if aspect <= profile.tile_aspect_max else []
+    if profile.region_split_aspect <= 0 or aspect < profile.region_split_aspect:
+        return whole
+    mid_a, mid_b = (quad[1] + quad[2]) / 2, (quad[3] + quad[0]) / 2  # the middles of the long sides
+    return whole + [np.array([quad[0], quad[1], mid_a, mid_b]), np.array([mid_b, mid_a, quad[2], quad[3]])]
+
+
 def _overlap(a: _Candidate, b: _Candidate) -> float:
     ax0, ay0, ax1, ay1 = a.mask_box
     bx0, by0, bx1, by1 = b.mask_box
@@ -867,7 +880,8 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
             lines += [(ln, with_spots) for ln in found]
     lines = _distinct_lines(lines, profile)
     cands = [c for ln, ink in lines for c in _fits(ln, ink, spots, lab, profile)]
-    cands += [_region_candidate(q, gray.shape, profile) for q in face_regions(lab, masks[:n_primary], profile)]
+    cands += [_region_candidate(q, gray.shape, profile)
+              for region in face_regions(lab, masks[:n_primary], profile) for q in _region_readings(region, profile)]
     cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile)]
     cands = _dedupe(cands, profile)
     ref_size = None

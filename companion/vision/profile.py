@@ -104,6 +104,7 @@ class Profile:
     region_solidity: float = 0.8  # region area / its convex hull's (pips on the rim cut notches)
     region_min_fill: float = 0.85  # hull area / its smallest enclosing rectangle's: straight sides
     region_side_band: float = 0.15  # outline points this near a side (tile widths) refit it
+    region_split_aspect: float = 2.8  # a region this many times longer than wide is judged as two tiles too
     region_score: float = 0.6  # how tile-like a region counts before its contents are judged
     # the logo tile found from its emblem (emblem.py), a ring-shaped mark (0 rays: off)
     emblem_rays: int = 48  # rays from the emblem's centre that outline the face

@@ -67,8 +67,9 @@ def _near(lab: np.ndarray, colour: np.ndarray, tol: float) -> np.ndarray:
     return out
 
 
-def tile_quad(points: np.ndarray, profile: Profile) -> np.ndarray | None:
-    """The tile-shaped quadrilateral through outline points (n, 2) xy, or None.
+def tile_quad(points: np.ndarray, profile: Profile, aspect_max: float | None = None) -> np.ndarray | None:
+    """The tile-shaped quadrilateral through outline points (n, 2) xy, or None; ``aspect_max`` (default
+    the tile's) is the longest it may be for its width.
 
     The smallest enclosing rectangle gives the four sides; each is then refitted through the points near
     it, so that a face seen at a slant comes out as a trapezoid.
@@ -78,7 +79,7 @@ def tile_quad(points: np.ndarray, profile: Profile) -> np.ndarray | None:
         return None
     (cx, cy), (rw, rh), angle = cv2.minAreaRect(pts.astype(np.float32))
     short, long_ = min(rw, rh), max(rw, rh)
-    if short <= 0 or not profile.tile_aspect_min <= long_ / short <= profile.tile_aspect_max:
+    if short <= 0 or not profile.tile_aspect_min <= long_ / short <= (aspect_max or profile.tile_aspect_max):
         return None
     box = cv2.boxPoints(((cx, cy), (rw, rh), angle)).astype(np.float64)
     lines = []
@@ -120,7 +121,8 @@ def _quad(contour: np.ndarray, profile: Profile) -> np.ndarray | None:
     _, (rw, rh), _ = cv2.minAreaRect(hull)
     if hull_area < profile.region_min_fill * rw * rh:
         return None
-    return tile_quad(contour.reshape(-1, 2), profile)
+    # as long as two tiles end to end: their seam may be too faint to part them (``find`` splits it)
+    return tile_quad(contour.reshape(-1, 2), profile, 2 * profile.tile_aspect_max)
 
 
 def face_regions(lab: np.ndarray, inks: list[np.ndarray], profile: Profile) -> list[np.ndarray]:

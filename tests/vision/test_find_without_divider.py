@@ -115,3 +115,16 @@ def test_an_emblem_crossed_by_the_divider_is_still_a_ring():
     inks = ink_masks(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), profile)[:2]
     quads = logo_faces(cv2.cvtColor(img, cv2.COLOR_BGR2LAB), inks, profile)
     assert quads and min(_corner_error(q, corners) for q in quads) < 0.2 * 110
+
+
+def test_two_tiles_end_to_end_with_no_seam_between_them_are_two_faces():
+    """Two divider-less tiles laid end to end, the seam between them too faint to see: one region of face
+    colour twice as long as a tile, judged as two tiles."""
+    img = _lawn()
+    at = _frame((320, 240), 15, 64)
+    first = _pipped_tile_without_divider(img, tuple(at(0, -1)), 15, 64, (3, 5))
+    second = _pipped_tile_without_divider(img, tuple(at(0, 1)), 15, 64, (6, 2))
+    tiles = read_tiles(img, Profile()).tiles
+    assert sorted(tuple(sorted(t.pips)) for t in tiles) == [(2, 6), (3, 5)]
+    for truth in (first, second):
+        assert min(_corner_error(t.corners, truth) for t in tiles) < 0.2 * 64

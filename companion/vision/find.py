@@ -8,12 +8,16 @@ From each candidate the face colour is sampled on both sides of the line (both s
 be plain enough and light enough for the set), then each of the face's four edges is searched along
 rays leaving the divider: the first place where the distance from the face colour rises on most rays
 (pips, read as face, rise on a few rays only). A side with no visible edge mirrors the opposite one or
-takes the set's usual proportions. Each side gets a line fitted through its edge points (so a face
-seen at a slant comes out as a trapezoid) and the quadrilateral is checked against what a tile looks
-like: aspect, divider at the centre and parallel to the short sides, mostly face-coloured inside, and
-standing out from what lies around it on part of its outline. A seam between two tiles laid end to
-end looks like a divider too, but its face overlaps two real ones, so of overlapping candidates the
-largest set that does not overlap is kept (in a chain of n tiles, the n dividers beat the n-1 seams).
+takes the set's usual proportions. A long side may slant far from square to the divider (a tile turned
+across a steep view is a sheared parallelogram): each ray then finds its own edge and a line is fitted
+through the rays that agree. Where a weaker edge lies nearer than the strong one (the seam between
+touching tiles), the face it bounds is a second candidate. Each side gets a line fitted through its
+edge points (so a face seen at a slant comes out as a trapezoid) and the quadrilateral is checked
+against what a tile looks like: aspect, divider at the centre and parallel to the short sides, mostly
+face-coloured inside, and standing out from what lies around it on part of its outline. A seam between
+two tiles laid end to end looks like a divider too, but its face overlaps two real ones, so of
+overlapping candidates the largest set that does not overlap is kept (in a chain of n tiles, the n
+dividers beat the n-1 seams), each counting as its score squared too.
 A long divider is fitted on a reduced copy of its window (everything is relative to its length).
 
 Conventions: images are BGR uint8 (``work_bgr``: the photo reduced by ``FaceSearch.scale``); points

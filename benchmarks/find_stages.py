@@ -50,7 +50,7 @@ import companion.scanner as scanner  # noqa: E402
 import companion.vision as vision  # noqa: E402
 from calibration import load_profile  # noqa: E402
 from companion.vision import find  # noqa: E402
-from scan_benchmark import ROTATION, _same  # noqa: E402
+from scan_benchmark import ROTATION, _same, fresh_photos  # noqa: E402
 
 STAGES = ("found", "no_line", "fit_failed", "fit_wrong", "deduped", "judged_out", "lost_in_select",
           "dropped_after")
@@ -535,23 +535,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--exif", type=float, default=0.0, help="fraction stored turned with EXIF (as scan_benchmark)")
     ap.add_argument("--out", type=Path, default=None, help="write a crop per lost tile into this folder")
     args = ap.parse_args(argv)
-    from companion.synth import render_photo
-    from companion.synth.exif import with_orientation
-    from make_photos import orientation_for
-
     profile = load_profile(args.profile)
     kinds = tuple(args.kind or ROTATION)
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
     fates: list[TileFate] = []
     t0 = time.perf_counter()
-    for i in range(args.fresh):
-        seed = args.seed_start + i
-        kind = kinds[i % len(kinds)]
-        data, label = render_photo(seed, kind=kind, name=f"synth-{seed}.jpg")
+    for seed, kind, data, label in fresh_photos(args.fresh, args.seed_start, args.exif, kinds):
         label.setdefault("seed", seed)
-        if orientation_for(seed, args.exif) != 1:
-            data = with_orientation(data, orientation_for(seed, args.exif))
         fs, w = analyse(data, label, profile)
         for f in fs:
             f.kind = kind

@@ -39,9 +39,8 @@ import numpy as np  # noqa: E402
 
 from calibration import load_profile  # noqa: E402
 from companion.scanner import scan_photo  # noqa: E402
-from companion.synth import render_photo  # noqa: E402
 from companion.vision.pips import read_face, rectify  # noqa: E402
-from scan_benchmark import ROTATION  # noqa: E402
+from scan_benchmark import ROTATION, fresh_photos  # noqa: E402
 
 CONF_BINS = (0.0, 0.5, 0.7, 0.85, 0.95, 1.01)
 WIDTH_BINS = (0, 24, 32, 48, 64, 96, 10_000)
@@ -131,10 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     finder_wrong: list[str] = []
     offsets: list[tuple[float, float, float]] = []
     t0 = time.perf_counter()
-    for i in range(args.fresh):
-        seed = args.seed_start + i
-        kind = kinds[i % len(kinds)]
-        data, label = render_photo(seed, kind=kind, name=f"synth-{seed}.jpg")
+    for seed, kind, data, label in fresh_photos(args.fresh, args.seed_start, 0.0, kinds):
         width, _ = photo_size(data)
         image = load_photo(data, draft_side=int(profile.work_max_side * profile.draft_slack))
         photo_scale = width / image.shape[1]

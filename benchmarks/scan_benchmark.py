@@ -227,21 +227,28 @@ def bench_folder(folder: Path, profile) -> list[PhotoResult]:
     return results
 
 
-def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1,
-                kinds: tuple[str, ...] = ROTATION) -> dict[str, list[PhotoResult]]:
+def fresh_photos(count: int, seed_start: int, exif: float = 0.1, kinds: tuple[str, ...] = ROTATION):
+    """The fresh synthetic photos every benchmark measures: ``(seed, kind, JPEG bytes, label)``, seeded, the
+    kinds in turn, a fraction ``exif`` stored turned with an EXIF orientation tag as phones do."""
     from companion.synth import render_photo
     from companion.synth.exif import with_orientation
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from make_photos import orientation_for
-    by_kind: dict[str, list[PhotoResult]] = {}
     for i in range(count):
         seed = seed_start + i
         kind = kinds[i % len(kinds)]
         data, label = render_photo(seed, kind=kind, name=f"synth-{seed}.jpg")
         orientation = orientation_for(seed, exif)
-        if orientation != 1:  # stored turned, as phones do: the scanner must turn it back
+        if orientation != 1:  # the scanner must turn it back
             data = with_orientation(data, orientation)
+        yield seed, kind, data, label
+
+
+def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1,
+                kinds: tuple[str, ...] = ROTATION) -> dict[str, list[PhotoResult]]:
+    by_kind: dict[str, list[PhotoResult]] = {}
+    for _, kind, data, label in fresh_photos(count, seed_start, exif, kinds):
         r = run_one(data, label, label["file"], profile)
         r.path = data  # type: ignore[attr-defined]
         r.label = label  # type: ignore[attr-defined]

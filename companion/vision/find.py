@@ -511,6 +511,22 @@ def _window(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, pr
                    np.array([-u[1], u[0]]), L, max(1.0, L * profile.edge_step), tol, (h, w))
 
 
+def _side_pairs(found: dict, axis: str, d_default: float) -> list[tuple[dict, int]]:
+    """Two opposite sides from each side's edge options: ``[(sides, how many were guessed)]``, the first
+    options first, then (if a side has a nearer one) the last. A side without a visible edge mirrors the
+    other one, or lies ``d_default`` away when neither has one."""
+    picks = [{sgn: opts[0] for sgn, opts in found.items()}]
+    if any(len(opts) > 1 for opts in found.values()):
+        picks.append({sgn: opts[-1] for sgn, opts in found.items()})
+    out = []
+    for pick in picks:
+        seen = [edge for edge in pick.values() if edge is not None]
+        d_guess = seen[0][0] if seen else d_default
+        out.append(({(axis, sgn): edge if edge is not None else (d_guess, np.zeros((0, 2)), 0.0, False)
+                     for sgn, edge in pick.items()}, 2 - len(seen)))
+    return out
+
+
 def _long_side_options(win: _Window, profile: Profile) -> list[tuple[dict, int]]:
     """The face's long sides (beyond the divider's ends): ``[(sides, how many were guessed)]``, the strong
     edges first, then the nearer weak ones where a side has one."""
@@ -523,21 +539,9 @@ def _long_side_options(win: _Window, profile: Profile) -> list[tuple[dict, int]]
         for sgn, sl in slanted.items():  # a side well off square replaces the square search's edge
             if sl is not None and np.degrees(np.arctan(abs(sl[1]))) > profile.divider_angle_tol / 2:
                 found[sgn] = [sl[0]]
-    picks = [{sgn: opts[0] for sgn, opts in found.items()}]
-    if any(len(opts) > 1 for opts in found.values()):
-        picks.append({sgn: opts[-1] for sgn, opts in found.items()})
     out = []
-    for pick in picks:
-        sides, guessed = {("u", sgn): edge for sgn, edge in pick.items()}, 0
-        seen = [edge for edge in sides.values() if edge is not None]
-        if len(seen) < 2:
-            # a side without a visible edge: symmetric to the other one, or the set's usual proportions
-            d_guess = seen[0][0] if seen else win.L * 0.5 / profile.divider_span_typical
-            guessed += 2 - len(seen)
-            for key, edge in sides.items():
-                if edge is None:
-                    sides[key] = (d_guess, np.zeros((0, 2)), 0.0, False)
-        elif profile.side_asymmetry > 0:
+    for sides, guessed in _side_pairs(found, "u", win.L * 0.5 / profile.divider_span_typical):
+        if guessed == 0 and profile.side_asymmetry > 0:
             # the divider crosses the middle of the face: a long side much farther away than the other is the
             # far side of a neighbour laid alongside (the seam between them is faint); the nearer one holds
             (d1, _, _, b1), (d2, _, _, b2) = sides[("u", 1.0)], sides[("u", -1.0)]
@@ -560,20 +564,9 @@ def _end_options(win: _Window, long_sides: dict, profile: Profile) -> list[tuple
     else:
         found = {sgn: _side_options(win.dist, cc, sgn * win.n, win.u, end_range, 0.75 * half_w, win.step, profile)
                  for sgn in (1.0, -1.0)}
-    picks = [{sgn: opts[0] for sgn, opts in found.items()}]
-    if any(len(opts) > 1 for opts in found.values()):
-        picks.append({sgn: opts[-1] for sgn, opts in found.items()})
     out = []
-    for pick in picks:
-        ends, guessed = {("n", sgn): edge for sgn, edge in pick.items()}, 0
-        seen = [edge for edge in ends.values() if edge is not None]
-        if len(seen) < 2:
-            d_guess = seen[0][0] if seen else half_w * profile.tile_aspect_typical
-            guessed += 2 - len(seen)
-            for key, edge in ends.items():
-                if edge is None:
-                    ends[key] = (d_guess, np.zeros((0, 2)), 0.0, False)
-        elif not (ends[("n", 1.0)][3] or ends[("n", -1.0)][3]):
+    for ends, guessed in _side_pairs(found, "n", half_w * profile.tile_aspect_typical):
+        if guessed == 0 and not (ends[("n", 1.0)][3] or ends[("n", -1.0)][3]):
             # the divider is at the middle: an end much nearer or farther than the other is a misfit
             (d1, _, e1, _), (d2, _, e2, _) = ends[("n", 1.0)], ends[("n", -1.0)]
             if abs(d1 - d2) > profile.end_asymmetry * (d1 + d2) / 2:

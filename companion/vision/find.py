@@ -11,7 +11,8 @@ rays leaving the divider: the first place where the distance from the face colou
 takes the set's usual proportions. A long side may slant far from square to the divider (a tile turned
 across a steep view is a sheared parallelogram): each ray then finds its own edge and a line is fitted
 through the rays that agree. Where a weaker edge lies nearer than the strong one (the seam between
-touching tiles), the face it bounds is a second candidate. Each side gets a line fitted through its
+touching tiles), the face it bounds is a second candidate; so is the face that ends halfway to a parallel
+divider straight ahead (tiles of one wood pushed end to end, their seam too faint to see). Each side gets a line fitted through its
 edge points (so a face seen at a slant comes out as a trapezoid) and the quadrilateral is checked
 against what a tile looks like: aspect, divider at the centre and parallel to the short sides, mostly
 face-coloured inside, and standing out from what lies around it on part of its outline. A seam between
@@ -452,16 +453,18 @@ class _Window:
     shape: tuple[int, int]  # the working image's
 
 
-def _fits(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile) -> list[_Candidate]:
+def _fits(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile,
+          seams: dict[float, list[float]] | None = None) -> list[_Candidate]:
     """The faces that the divider ``line`` may belong to: the one bounded by the strong edges around it, and
-    those bounded by nearer, weaker edges where there are some (``_side_options``); [] if it is no divider."""
+    those bounded by nearer, weaker edges where there are some (``_side_options``) or where a neighbour laid
+    end to end puts the seam (``seams``, from ``_seams_in_line``); [] if it is no divider."""
     win = _window(line, ink, spots, lab, profile)
     if win is None:
         return []
     out = []
     for long_sides, guessed_long in _long_side_options(win, profile):
-        for ends, guessed_ends in _end_options(win, long_sides, profile):
-            cand = _fit_quad(line, win, {**long_sides, **ends}, guessed_long + guessed_ends, profile)
+        for ends, guessed_ends, at_seams in _end_options(win, long_sides, profile, seams or {}):
+            cand = _fit_quad(line, win, {**long_sides, **ends}, guessed_long + guessed_ends, profile, at_seams)
             if cand is not None:
                 out.append(cand)
     return out
@@ -553,8 +556,45 @@ def _long_side_options(win: _Window, profile: Profile) -> list[tuple[dict, int]]
     return out
 
 
-def _end_options(win: _Window, long_sides: dict, profile: Profile) -> list[tuple[dict, int]]:
-    """The face's two ends, given its long sides: ``[(ends, how many were guessed)]`` as the long sides."""
+def _seams_in_line(lines: list[_Line], profile: Profile) -> list[dict[float, list[float]]]:
+    """Per line, where tiles laid end to end with it would meet it: ``{sign along its normal: [distances]}``
+    in working-image pixels from its centre.
+
+    Two tiles laid end to end meet halfway between their dividers, so a parallel divider of about the same
+    length straight ahead (or slanting a little from straight ahead: a steep view shears a tile), a
+    plausible tile length away, marks the seam even where the seam itself is too faint to see (tiles of
+    one wood pushed together)."""
+    if not lines or profile.seam_max_offset <= 0:
+        return [{} for _ in lines]
+    centre = np.array([ln.center for ln in lines])
+    along = np.array([ln.along for ln in lines])
+    length = np.array([ln.length for ln in lines])
+    out = []
+    for k, ln in enumerate(lines):
+        normal = np.array([-ln.along[1], ln.along[0]])
+        v = centre - ln.center
+        du, dn = v @ ln.along, v @ normal
+        width = ln.length / profile.divider_span_typical
+        ok = ((np.abs(along @ ln.along) > np.cos(np.radians(profile.divider_angle_tol / 2)))
+              & (np.abs(np.log(length / ln.length)) < np.log(1 + profile.seam_length_tol))
+              & (np.abs(du) < profile.seam_max_offset * ln.length + np.tan(np.radians(profile.seam_max_slant)) * np.abs(dn))
+              & (np.abs(dn) / 2 >= width * profile.tile_aspect_min / 2)
+              & (np.abs(dn) / 2 <= width * profile.tile_aspect_max / 2))
+        ok[k] = False
+        seams: dict[float, list[float]] = {}
+        for sgn in (1.0, -1.0):
+            near = np.flatnonzero(ok & (np.sign(dn) == sgn))
+            if near.size:  # the nearest one: a farther one in line lies beyond it
+                seams[sgn] = [float(np.abs(dn[near]).min()) / 2]
+        out.append(seams)
+    return out
+
+
+def _end_options(win: _Window, long_sides: dict, profile: Profile,
+                 seams: dict[float, list[float]] | None = None) -> list[tuple[dict, int, bool]]:
+    """The face's two ends, given its long sides: ``[(ends, how many were guessed, whether they are at
+    seams)]``, first as the long sides, then the ends at the seams with neighbours laid end to end
+    (``seams``, working-image pixels)."""
     half_w = (long_sides[("u", 1.0)][0] + long_sides[("u", -1.0)][0]) / 2
     cc = win.c + (long_sides[("u", 1.0)][0] - long_sides[("u", -1.0)][0]) / 2 * win.u
     end_range = (half_w * profile.tile_aspect_min * 0.85, half_w * profile.tile_aspect_max * 1.05)
@@ -573,12 +613,40 @@ def _end_options(win: _Window, long_sides: dict, profile: Profile) -> list[tuple
                 weak = 1.0 if e1 < e2 else -1.0
                 ends[("n", weak)] = (ends[("n", -weak)][0], np.zeros((0, 2)), 0.0, False)
                 guessed += 1
-        out.append((ends, guessed))
+        out.append((ends, guessed, False))
+    at_seam = {}
+    for sgn, dists in (seams or {}).items():
+        d = dists[0] * win.f
+        if not end_range[0] <= d <= end_range[1]:
+            continue
+        if any(edge is not None and edge[0] <= d * (1 + profile.seam_slack) for edge in found[sgn]):
+            continue  # an edge at the seam or before it (tiles apart, the ground between them) is found anyway
+        # the seam itself, if faint, is the strongest rise near where the dividers put it
+        sc = _scan(win.dist, cc, sgn * win.n, win.u, (d * (1 - profile.seam_slack), d * (1 + profile.seam_slack)),
+                   0.75 * half_w, win.step, profile)
+        idx = int(np.argmax(sc.score)) if sc.score.size else -1
+        at_seam[sgn] = _edge_at(sc, idx, profile.edge_min_rise) if idx >= 0 and \
+            sc.score[idx] >= profile.edge_min_rise else (d, np.zeros((0, 2)), 0.0, False)
+    if at_seam:
+        for sgn in (1.0, -1.0):
+            if sgn in at_seam:
+                continue
+            # the other end: the divider is at the middle, so as far as the seam when it has no seam of its own
+            others = [ends[("n", sgn)] for ends, _, _ in out]
+            near = [e for e in others if abs(e[0] - at_seam[-sgn][0]) <= profile.end_asymmetry * at_seam[-sgn][0]]
+            at_seam[sgn] = near[0] if near else (at_seam[-sgn][0], np.zeros((0, 2)), 0.0, False)
+        # an end with no edge of its own (a seam too faint to see, or mirrored) is as good as guessed: where
+        # both readings fit (the seams seen as lines, every line taken for a divider), the seen edges win
+        out.append(({("n", sgn): edge for sgn, edge in at_seam.items()},
+                    sum(1 for edge in at_seam.values() if edge[2] == 0.0), True))
     return out
 
 
-def _fit_quad(line: _Line, win: _Window, sides: dict, guessed: int, profile: Profile) -> _Candidate | None:
-    """The face bounded by ``sides`` (four edges around the divider), if it looks like a tile's face."""
+def _fit_quad(line: _Line, win: _Window, sides: dict, guessed: int, profile: Profile,
+              at_seams: bool = False) -> _Candidate | None:
+    """The face bounded by ``sides`` (four edges around the divider), if it looks like a tile's face.
+
+    ``at_seams``: its ends are where tiles laid end to end meet it."""
     c, u, n, L, f, tol, dist = win.c, win.u, win.n, win.L, win.f, win.tol, win.dist
     x0, y0, x1, y1 = win.box
     h, w = win.shape
@@ -646,10 +714,12 @@ def _fit_quad(line: _Line, win: _Window, sides: dict, guessed: int, profile: Pro
         cv2.fillConvexPoly(out, np.round(poly).astype(np.int32), 1)
         return out.astype(bool)
 
+    # (a face between neighbours laid end to end needs not: they show where it is, and a chain of tiles of
+    # one wood on ground of a like colour may stand out nowhere)
     ring = _grown(profile.ring_width / 2) & ~_grown(profile.ring_gap / 2)
     raw = win.dist_raw[ring]
     outside = float(np.mean(raw > profile.ring_tolerance * tol)) if raw.size else 1.0
-    if outside < profile.min_outside_contrast:
+    if outside < profile.min_outside_contrast and not at_seams:
         return None
     quad_full = quad / f + np.array([x0, y0])
     short = short / f
@@ -771,14 +841,16 @@ def _dedupe(cands: list[_Candidate], profile: Profile) -> list[_Candidate]:
     order = sorted(range(len(cands)), key=lambda k: -cands[k].score)
     kept: list[_Candidate] = []
     centres: list[np.ndarray] = []
-    sizes: list[float] = []
+    sizes: list[tuple[float, float]] = []
+    near = profile.dedupe_near
     for k in order:
         c = cands[k]
         centre = c.corners.mean(axis=0)
-        size = float(np.linalg.norm(c.corners[0] - c.corners[1]))
-        near = profile.dedupe_near
-        if any(np.linalg.norm(centre - o) < near * min(size, s_) and abs(size - s_) < near * max(size, s_)
-               for o, s_ in zip(centres, sizes)):
+        # width and length: two faces about one divider, one ending at the seam with a neighbour and one
+        # running on over it, share their centre and width
+        size = (float(np.linalg.norm(c.corners[0] - c.corners[1])), float(np.linalg.norm(c.corners[1] - c.corners[2])))
+        if any(np.linalg.norm(centre - o) < near * min(size[0], s_[0])
+               and all(abs(a - b) < near * max(a, b) for a, b in zip(size, s_)) for o, s_ in zip(centres, sizes)):
             continue
         kept.append(c)
         centres.append(centre)
@@ -876,24 +948,26 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
             with_spots = mask | spots
             lines += [(ln, with_spots) for ln in found]
     lines = _distinct_lines(lines, profile)
-    cands = [c for ln, ink in lines for c in _fits(ln, ink, spots, lab, profile)]
+    seams = _seams_in_line([ln for ln, _ in lines], profile)
+    cands = [c for (ln, ink), at in zip(lines, seams) for c in _fits(ln, ink, spots, lab, profile, at)]
     cands += [_region_candidate(q, gray.shape, profile)
               for region in face_regions(lab, masks[:n_primary], profile) for q in _region_readings(region, profile)]
     cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile)]
     cands = _dedupe(cands, profile)
     ref_size = None
     if judge is not None:
-        judged, strong = [], []
+        judged, strong = [], {}
         for c in cands:
             verdict = judge(c.corners)
             if verdict is not None and (verdict[2] or c.line.label >= 0):
                 c.score = 0.5 * c.score + 0.5 * float(verdict[0])
                 judged.append(c)
-                if verdict[1]:
-                    strong.append(_size(c))
+                if verdict[1]:  # per divider its smallest clear face: the others may run on over a neighbour
+                    key = id(c.line)
+                    strong[key] = min(strong.get(key, np.inf), _size(c))
         cands = judged
         if strong:  # a face far smaller than the clear tiles is a mark on a tile or on the ground
-            ref_size = float(np.median(strong))
+            ref_size = float(np.median(list(strong.values())))
             floor = profile.min_relative_size * ref_size
             cands = [c for c in cands if _size(c) >= floor]
     chosen = _select(cands, profile, ref_size)

@@ -79,6 +79,14 @@ class Profile:
     side_shear_tol: float = 50.0  # degrees a long side may slant from square to the divider (steep views)
     edge_near_rise: float = 0.2  # a weaker rise (this fraction) nearer the divider gives a second face to
     #   judge: the seam between touching tiles rises less than the ground beyond them (0: off)
+    # a parallel divider straight ahead puts the seam with a tile laid end to end halfway to it (a face ending
+    # there is judged too): how far off the axis it may lie (divider lengths; 0: off) plus how far it may
+    # slant from straight ahead (degrees; steep views shear a tile), how much longer or shorter it may be
+    # (fraction), and how far from halfway the seam's own edge is looked for (fraction)
+    seam_max_offset: float = 0.3
+    seam_max_slant: float = 15.0
+    seam_length_tol: float = 0.3
+    seam_slack: float = 0.12
     border_margin: float = 2.0  # pixels of the working image: a face this near the border is cut off
     min_relative_size: float = 0.45  # a face shorter than this fraction of the photo's median face is dropped
     dedupe_near: float = 0.1  # faces whose centres and widths agree within this fraction of a width are one

@@ -454,7 +454,7 @@ class _Window:
 
 
 def _fits(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile,
-          seams: dict[float, list[float]] | None = None) -> list[_Candidate]:
+          seams: dict[tuple[str, float], float] | None = None) -> list[_Candidate]:
     """The faces that the divider ``line`` may belong to: the one bounded by the strong edges around it, and
     those bounded by nearer, weaker edges where there are some (``_side_options``) or where a neighbour laid
     end to end puts the seam (``seams``, from ``_seams_in_line``); [] if it is no divider."""
@@ -462,9 +462,10 @@ def _fits(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, prof
     if win is None:
         return []
     out = []
-    for long_sides, guessed_long in _long_side_options(win, profile):
-        for ends, guessed_ends, at_seams in _end_options(win, long_sides, profile, seams or {}):
-            cand = _fit_quad(line, win, {**long_sides, **ends}, guessed_long + guessed_ends, profile, at_seams)
+    for long_sides, guessed_long, sides_at_seams in _long_side_options(win, profile, seams or {}):
+        for ends, guessed_ends, ends_at_seams in _end_options(win, long_sides, profile, seams or {}):
+            cand = _fit_quad(line, win, {**long_sides, **ends}, guessed_long + guessed_ends, profile,
+                             sides_at_seams or ends_at_seams)
             if cand is not None:
                 out.append(cand)
     return out
@@ -530,9 +531,11 @@ def _side_pairs(found: dict, axis: str, d_default: float) -> list[tuple[dict, in
     return out
 
 
-def _long_side_options(win: _Window, profile: Profile) -> list[tuple[dict, int]]:
-    """The face's long sides (beyond the divider's ends): ``[(sides, how many were guessed)]``, the strong
-    edges first, then the nearer weak ones where a side has one."""
+def _long_side_options(win: _Window, profile: Profile,
+                       seams: dict[tuple[str, float], float] | None = None) -> list[tuple[dict, int, bool]]:
+    """The face's long sides (beyond the divider's ends): ``[(sides, how many were guessed, whether they are
+    at seams)]``, the strong edges first, then the nearer weak ones where a side has one, then the sides at
+    the seams with neighbours laid side by side (``seams``)."""
     d_range = (win.L * 0.5 / profile.divider_span_max, win.L * 0.5 / profile.divider_span_min)
     found = {sgn: _side_options(win.dist, win.c, sgn * win.u, win.n, d_range, 0.4 * win.L, win.step, profile)
              for sgn in (1.0, -1.0)}
@@ -552,46 +555,91 @@ def _long_side_options(win: _Window, profile: Profile) -> list[tuple[dict, int]]
                 far = 1.0 if d1 > d2 else -1.0
                 sides[("u", far)] = (min(d1, d2), np.zeros((0, 2)), 0.0, False)
                 guessed += 1
-        out.append((sides, guessed))
+        out.append((sides, guessed, False))
+    seam_pair = _at_seams(win, "u", win.c, found, out, seams or {}, d_range, 0.4 * win.L, profile.side_asymmetry, profile)
+    if seam_pair is not None:
+        out.append((*seam_pair, True))
     return out
 
 
-def _seams_in_line(lines: list[_Line], profile: Profile) -> list[dict[float, list[float]]]:
-    """Per line, where tiles laid end to end with it would meet it: ``{sign along its normal: [distances]}``
-    in working-image pixels from its centre.
+def _seams_in_line(lines: list[_Line], profile: Profile) -> list[dict[tuple[str, float], float]]:
+    """Per line, where tiles laid against it would meet it: ``{(axis, sign): distance}`` in working-image
+    pixels from its centre, axis "n" across the line (a tile laid end to end) or "u" along it (a tile laid
+    side by side).
 
-    Two tiles laid end to end meet halfway between their dividers, so a parallel divider of about the same
-    length straight ahead (or slanting a little from straight ahead: a steep view shears a tile), a
-    plausible tile length away, marks the seam even where the seam itself is too faint to see (tiles of
-    one wood pushed together)."""
+    Two tiles laid end to end (or side by side) meet halfway between their dividers, so a parallel divider
+    of about the same length straight ahead (or slanting a little from straight ahead: a steep view shears
+    a tile), a plausible tile length (width) away, marks the seam even where the seam itself is too faint
+    to see (tiles of one wood pushed together)."""
     if not lines or profile.seam_max_offset <= 0:
         return [{} for _ in lines]
     centre = np.array([ln.center for ln in lines])
     along = np.array([ln.along for ln in lines])
     length = np.array([ln.length for ln in lines])
+    slant = np.tan(np.radians(profile.seam_max_slant))
     out = []
     for k, ln in enumerate(lines):
         normal = np.array([-ln.along[1], ln.along[0]])
         v = centre - ln.center
         du, dn = v @ ln.along, v @ normal
         width = ln.length / profile.divider_span_typical
-        ok = ((np.abs(along @ ln.along) > np.cos(np.radians(profile.divider_angle_tol / 2)))
-              & (np.abs(np.log(length / ln.length)) < np.log(1 + profile.seam_length_tol))
-              & (np.abs(du) < profile.seam_max_offset * ln.length + np.tan(np.radians(profile.seam_max_slant)) * np.abs(dn))
-              & (np.abs(dn) / 2 >= width * profile.tile_aspect_min / 2)
-              & (np.abs(dn) / 2 <= width * profile.tile_aspect_max / 2))
-        ok[k] = False
-        seams: dict[float, list[float]] = {}
-        for sgn in (1.0, -1.0):
-            near = np.flatnonzero(ok & (np.sign(dn) == sgn))
-            if near.size:  # the nearest one: a farther one in line lies beyond it
-                seams[sgn] = [float(np.abs(dn[near]).min()) / 2]
+        alike = ((np.abs(along @ ln.along) > np.cos(np.radians(profile.divider_angle_tol / 2)))
+                 & (np.abs(np.log(length / ln.length)) < np.log(1 + profile.seam_length_tol)))
+        alike[k] = False
+        ahead = alike & (np.abs(du) < profile.seam_max_offset * ln.length + slant * np.abs(dn)) \
+            & (np.abs(dn) >= width * profile.tile_aspect_min) & (np.abs(dn) <= width * profile.tile_aspect_max)
+        beside = alike & (np.abs(dn) < profile.seam_max_offset * ln.length + slant * np.abs(du)) \
+            & (np.abs(du) >= ln.length / profile.divider_span_max) & (np.abs(du) <= ln.length / profile.divider_span_min)
+        seams: dict[tuple[str, float], float] = {}
+        for axis, ok, d in (("n", ahead, dn), ("u", beside, du)):
+            for sgn in (1.0, -1.0):
+                near = np.flatnonzero(ok & (np.sign(d) == sgn))
+                if near.size:  # the nearest one: a farther one in line lies beyond it
+                    seams[(axis, sgn)] = float(np.abs(d[near]).min()) / 2
         out.append(seams)
     return out
 
 
+def _at_seams(win: _Window, axis: str, origin: np.ndarray, found: dict, options: list, seams: dict,
+              d_range: tuple[float, float], t_half: float, asymmetry: float, profile: Profile):
+    """The two sides on ``axis`` ("n": the ends, "u": the long sides) at the seams that neighbours' dividers
+    put there (``seams``, from ``_seams_in_line``), as ``(sides, how many were guessed)``; None when no seam
+    lies nearer than the edges found anyway.
+
+    ``found``: each side's edge options; ``options``: the pairs of sides already made of them. A side with
+    no seam of its own takes an edge of theirs as far as the seam (the divider is at the middle), else
+    mirrors the seam; a side with no edge of its own (a seam too faint to see, or mirrored) is as good as
+    guessed, so that where both readings fit (the seams seen as lines, every line taken for a divider), the
+    seen edges win."""
+    direction, across = (win.n, win.u) if axis == "n" else (win.u, win.n)
+    at = {}
+    for sgn in (1.0, -1.0):
+        if (axis, sgn) not in seams:
+            continue
+        d = seams[(axis, sgn)] * win.f
+        if not d_range[0] <= d <= d_range[1]:
+            continue
+        if any(edge is not None and edge[0] <= d * (1 + profile.seam_slack) for edge in found[sgn]):
+            continue  # an edge at the seam or before it (tiles apart, the ground between them) is found anyway
+        # the seam itself, if faint, is the strongest rise near where the dividers put it
+        sc = _scan(win.dist, origin, sgn * direction, across, (d * (1 - profile.seam_slack), d * (1 + profile.seam_slack)),
+                   t_half, win.step, profile)
+        idx = int(np.argmax(sc.score)) if sc.score.size else -1
+        at[sgn] = _edge_at(sc, idx, profile.edge_min_rise) if idx >= 0 and \
+            sc.score[idx] >= profile.edge_min_rise else (d, np.zeros((0, 2)), 0.0, False)
+    if not at:
+        return None
+    for sgn in (1.0, -1.0):
+        if sgn in at:
+            continue
+        others = [sides[(axis, sgn)] for sides, *_ in options]
+        near = [e for e in others if abs(e[0] - at[-sgn][0]) <= asymmetry * at[-sgn][0]]
+        at[sgn] = near[0] if near else (at[-sgn][0], np.zeros((0, 2)), 0.0, False)
+    return {(axis, sgn): edge for sgn, edge in at.items()}, sum(1 for edge in at.values() if edge[2] == 0.0)
+
+
 def _end_options(win: _Window, long_sides: dict, profile: Profile,
-                 seams: dict[float, list[float]] | None = None) -> list[tuple[dict, int, bool]]:
+                 seams: dict[tuple[str, float], float] | None = None) -> list[tuple[dict, int, bool]]:
     """The face's two ends, given its long sides: ``[(ends, how many were guessed, whether they are at
     seams)]``, first as the long sides, then the ends at the seams with neighbours laid end to end
     (``seams``, working-image pixels)."""
@@ -614,31 +662,9 @@ def _end_options(win: _Window, long_sides: dict, profile: Profile,
                 ends[("n", weak)] = (ends[("n", -weak)][0], np.zeros((0, 2)), 0.0, False)
                 guessed += 1
         out.append((ends, guessed, False))
-    at_seam = {}
-    for sgn, dists in (seams or {}).items():
-        d = dists[0] * win.f
-        if not end_range[0] <= d <= end_range[1]:
-            continue
-        if any(edge is not None and edge[0] <= d * (1 + profile.seam_slack) for edge in found[sgn]):
-            continue  # an edge at the seam or before it (tiles apart, the ground between them) is found anyway
-        # the seam itself, if faint, is the strongest rise near where the dividers put it
-        sc = _scan(win.dist, cc, sgn * win.n, win.u, (d * (1 - profile.seam_slack), d * (1 + profile.seam_slack)),
-                   0.75 * half_w, win.step, profile)
-        idx = int(np.argmax(sc.score)) if sc.score.size else -1
-        at_seam[sgn] = _edge_at(sc, idx, profile.edge_min_rise) if idx >= 0 and \
-            sc.score[idx] >= profile.edge_min_rise else (d, np.zeros((0, 2)), 0.0, False)
-    if at_seam:
-        for sgn in (1.0, -1.0):
-            if sgn in at_seam:
-                continue
-            # the other end: the divider is at the middle, so as far as the seam when it has no seam of its own
-            others = [ends[("n", sgn)] for ends, _, _ in out]
-            near = [e for e in others if abs(e[0] - at_seam[-sgn][0]) <= profile.end_asymmetry * at_seam[-sgn][0]]
-            at_seam[sgn] = near[0] if near else (at_seam[-sgn][0], np.zeros((0, 2)), 0.0, False)
-        # an end with no edge of its own (a seam too faint to see, or mirrored) is as good as guessed: where
-        # both readings fit (the seams seen as lines, every line taken for a divider), the seen edges win
-        out.append(({("n", sgn): edge for sgn, edge in at_seam.items()},
-                    sum(1 for edge in at_seam.values() if edge[2] == 0.0), True))
+    seam_pair = _at_seams(win, "n", cc, found, out, seams or {}, end_range, 0.75 * half_w, profile.end_asymmetry, profile)
+    if seam_pair is not None:
+        out.append((*seam_pair, True))
     return out
 
 
@@ -646,7 +672,7 @@ def _fit_quad(line: _Line, win: _Window, sides: dict, guessed: int, profile: Pro
               at_seams: bool = False) -> _Candidate | None:
     """The face bounded by ``sides`` (four edges around the divider), if it looks like a tile's face.
 
-    ``at_seams``: its ends are where tiles laid end to end meet it."""
+    ``at_seams``: its ends or its long sides are where neighbours laid against it meet it."""
     c, u, n, L, f, tol, dist = win.c, win.u, win.n, win.L, win.f, win.tol, win.dist
     x0, y0, x1, y1 = win.box
     h, w = win.shape
@@ -714,8 +740,8 @@ def _fit_quad(line: _Line, win: _Window, sides: dict, guessed: int, profile: Pro
         cv2.fillConvexPoly(out, np.round(poly).astype(np.int32), 1)
         return out.astype(bool)
 
-    # (a face between neighbours laid end to end needs not: they show where it is, and a chain of tiles of
-    # one wood on ground of a like colour may stand out nowhere)
+    # (a face between neighbours laid against it needs not: they show where it is, and tiles of one wood
+    # on ground of a like colour may stand out nowhere)
     ring = _grown(profile.ring_width / 2) & ~_grown(profile.ring_gap / 2)
     raw = win.dist_raw[ring]
     outside = float(np.mean(raw > profile.ring_tolerance * tol)) if raw.size else 1.0

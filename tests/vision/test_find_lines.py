@@ -77,19 +77,29 @@ def test_a_face_sheared_by_a_steep_view_is_outlined_as_a_parallelogram():
     assert _iou(tile.corners, sheared, img.shape[:2]) > 0.85
 
 
+def _five_pushed_together(angle: float, step: np.ndarray, ground) -> None:
+    pips = [(1, 3), (3, 5), (5, 2), (2, 6), (6, 4)]
+    img = table(width=900, height=700, colour=ground)
+    truth = [draw_tile(img, tuple(np.array([450, 350]) + k * step), angle, 55, p) for k, p in zip(range(-2, 3), pips)]
+    reading = read_tiles(img, Profile())
+    assert len(reading.tiles) == 5, angle
+    for corners, want in zip(truth, pips):
+        best = max(reading.tiles, key=lambda t: _iou(t.corners, corners, img.shape[:2]))
+        assert _iou(best.corners, corners, img.shape[:2]) > 0.8, (angle, want)
+        assert sorted(best.pips) == sorted(want), (angle, want)
+
+
 def test_a_chain_of_tiles_pushed_together_is_parted_where_the_dividers_put_the_seams():
     """Five tiles of one wood laid end to end with no visible seam, on a ground of nearly the face's colour:
     the strongest rise beyond each divider is a neighbour's divider or the chain's far end, so only the
     dividers say where one tile stops (halfway between two of them)."""
-    pips = [(1, 3), (3, 5), (5, 2), (2, 6), (6, 4)]
     for angle in (30, 60):
-        img = table(width=900, height=700, colour=(170, 200, 205))
-        along = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
-        truth = [draw_tile(img, tuple(np.array([450, 350]) + k * 110 * along), angle, 55, p)
-                 for k, p in zip(range(-2, 3), pips)]
-        reading = read_tiles(img, Profile())
-        assert len(reading.tiles) == 5, angle
-        for corners, want in zip(truth, pips):
-            best = max(reading.tiles, key=lambda t: _iou(t.corners, corners, img.shape[:2]))
-            assert _iou(best.corners, corners, img.shape[:2]) > 0.8, (angle, want)
-            assert sorted(best.pips) == sorted(want), (angle, want)
+        a = np.radians(angle)
+        _five_pushed_together(angle, 110 * np.array([np.cos(a), np.sin(a)]), (170, 200, 205))
+
+
+def test_tiles_pushed_together_side_by_side_are_parted_where_the_dividers_put_the_seams():
+    """As above, side by side: a long side lies halfway between two dividers."""
+    for angle in (0, 30):
+        a = np.radians(angle)
+        _five_pushed_together(angle, 55 * np.array([-np.sin(a), np.cos(a)]), (185, 215, 220))

@@ -12,10 +12,11 @@ takes the set's usual proportions. A long side may slant far from square to the 
 across a steep view is a sheared parallelogram): each ray then finds its own edge and a line is fitted
 through the rays that agree. Where a weaker edge lies nearer than the strong one (the seam between
 touching tiles), the face it bounds is a second candidate; so is the face that ends halfway to a parallel
-divider straight ahead (tiles of one wood pushed end to end, their seam too faint to see). Each side gets a line fitted through its
-edge points (so a face seen at a slant comes out as a trapezoid) and the quadrilateral is checked
-against what a tile looks like: aspect, divider at the centre and parallel to the short sides, mostly
-face-coloured inside, and standing out from what lies around it on part of its outline. A seam between
+divider straight ahead or beside it (tiles of one wood pushed together, their seams too faint to see).
+Each side gets a line fitted through its edge points (so a face seen at a slant comes out as a trapezoid)
+and the quadrilateral is checked against what a tile looks like: aspect, divider at the centre and
+parallel to the short sides, mostly face-coloured inside, and standing out from what lies around it on
+part of its outline (unless neighbours show where it is). A seam between
 two tiles laid end to end looks like a divider too, but its face overlaps two real ones, so of
 overlapping candidates the largest set that does not overlap is kept (in a chain of n tiles, the n
 dividers beat the n-1 seams), each counting as its score squared too.
@@ -456,8 +457,8 @@ class _Window:
 def _fits(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile,
           seams: dict[tuple[str, float], float] | None = None) -> list[_Candidate]:
     """The faces that the divider ``line`` may belong to: the one bounded by the strong edges around it, and
-    those bounded by nearer, weaker edges where there are some (``_side_options``) or where a neighbour laid
-    end to end puts the seam (``seams``, from ``_seams_in_line``); [] if it is no divider."""
+    those bounded by nearer, weaker edges where there are some (``_side_options``) or where neighbours laid
+    against it put the seams (``seams``, from ``_seams_in_line``); [] if it is no divider."""
     win = _window(line, ink, spots, lab, profile)
     if win is None:
         return []
@@ -556,7 +557,8 @@ def _long_side_options(win: _Window, profile: Profile,
                 sides[("u", far)] = (min(d1, d2), np.zeros((0, 2)), 0.0, False)
                 guessed += 1
         out.append((sides, guessed, False))
-    seam_pair = _at_seams(win, "u", win.c, found, out, seams or {}, d_range, 0.4 * win.L, profile.side_asymmetry, profile)
+    seam_pair = _at_seams(win, "u", win.c, found, out, seams or {}, d_range, 0.4 * win.L, profile.side_asymmetry,
+                          profile)
     if seam_pair is not None:
         out.append((*seam_pair, True))
     return out
@@ -586,10 +588,11 @@ def _seams_in_line(lines: list[_Line], profile: Profile) -> list[dict[tuple[str,
         alike = ((np.abs(along @ ln.along) > np.cos(np.radians(profile.divider_angle_tol / 2)))
                  & (np.abs(np.log(length / ln.length)) < np.log(1 + profile.seam_length_tol)))
         alike[k] = False
-        ahead = alike & (np.abs(du) < profile.seam_max_offset * ln.length + slant * np.abs(dn)) \
-            & (np.abs(dn) >= width * profile.tile_aspect_min) & (np.abs(dn) <= width * profile.tile_aspect_max)
-        beside = alike & (np.abs(dn) < profile.seam_max_offset * ln.length + slant * np.abs(du)) \
-            & (np.abs(du) >= ln.length / profile.divider_span_max) & (np.abs(du) <= ln.length / profile.divider_span_min)
+        ahead = (alike & (np.abs(du) < profile.seam_max_offset * ln.length + slant * np.abs(dn))
+                 & (np.abs(dn) >= width * profile.tile_aspect_min) & (np.abs(dn) <= width * profile.tile_aspect_max))
+        beside = (alike & (np.abs(dn) < profile.seam_max_offset * ln.length + slant * np.abs(du))
+                  & (np.abs(du) >= ln.length / profile.divider_span_max)
+                  & (np.abs(du) <= ln.length / profile.divider_span_min))
         seams: dict[tuple[str, float], float] = {}
         for axis, ok, d in (("n", ahead, dn), ("u", beside, du)):
             for sgn in (1.0, -1.0):
@@ -622,8 +625,8 @@ def _at_seams(win: _Window, axis: str, origin: np.ndarray, found: dict, options:
         if any(edge is not None and edge[0] <= d * (1 + profile.seam_slack) for edge in found[sgn]):
             continue  # an edge at the seam or before it (tiles apart, the ground between them) is found anyway
         # the seam itself, if faint, is the strongest rise near where the dividers put it
-        sc = _scan(win.dist, origin, sgn * direction, across, (d * (1 - profile.seam_slack), d * (1 + profile.seam_slack)),
-                   t_half, win.step, profile)
+        sc = _scan(win.dist, origin, sgn * direction, across,
+                   (d * (1 - profile.seam_slack), d * (1 + profile.seam_slack)), t_half, win.step, profile)
         idx = int(np.argmax(sc.score)) if sc.score.size else -1
         at[sgn] = _edge_at(sc, idx, profile.edge_min_rise) if idx >= 0 and \
             sc.score[idx] >= profile.edge_min_rise else (d, np.zeros((0, 2)), 0.0, False)
@@ -662,7 +665,8 @@ def _end_options(win: _Window, long_sides: dict, profile: Profile,
                 ends[("n", weak)] = (ends[("n", -weak)][0], np.zeros((0, 2)), 0.0, False)
                 guessed += 1
         out.append((ends, guessed, False))
-    seam_pair = _at_seams(win, "n", cc, found, out, seams or {}, end_range, 0.75 * half_w, profile.end_asymmetry, profile)
+    seam_pair = _at_seams(win, "n", cc, found, out, seams or {}, end_range, 0.75 * half_w, profile.end_asymmetry,
+                          profile)
     if seam_pair is not None:
         out.append((*seam_pair, True))
     return out
@@ -874,7 +878,8 @@ def _dedupe(cands: list[_Candidate], profile: Profile) -> list[_Candidate]:
         centre = c.corners.mean(axis=0)
         # width and length: two faces about one divider, one ending at the seam with a neighbour and one
         # running on over it, share their centre and width
-        size = (float(np.linalg.norm(c.corners[0] - c.corners[1])), float(np.linalg.norm(c.corners[1] - c.corners[2])))
+        size = (float(np.linalg.norm(c.corners[0] - c.corners[1])),
+                float(np.linalg.norm(c.corners[1] - c.corners[2])))
         if any(np.linalg.norm(centre - o) < near * min(size[0], s_[0])
                and all(abs(a - b) < near * max(a, b) for a, b in zip(size, s_)) for o, s_ in zip(centres, sizes)):
             continue

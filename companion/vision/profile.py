@@ -79,10 +79,10 @@ class Profile:
     side_shear_tol: float = 50.0  # degrees a long side may slant from square to the divider (steep views)
     edge_near_rise: float = 0.2  # a weaker rise (this fraction) nearer the divider gives a second face to
     #   judge: the seam between touching tiles rises less than the ground beyond them (0: off)
-    # a parallel divider straight ahead puts the seam with a tile laid end to end halfway to it (a face ending
-    # there is judged too): how far off the axis it may lie (divider lengths; 0: off) plus how far it may
-    # slant from straight ahead (degrees; steep views shear a tile), how much longer or shorter it may be
-    # (fraction), and how far from halfway the seam's own edge is looked for (fraction)
+    # a parallel divider straight ahead (beside) puts the seam with a tile laid end to end (side by side)
+    # halfway to it, and a face ending there is judged too: how far off the axis it may lie (divider
+    # lengths; 0: off) plus how far it may slant from it (degrees; steep views shear a tile), how much longer
+    # or shorter it may be (fraction), and how far from halfway the seam's own edge is looked for (fraction)
     seam_max_offset: float = 0.3
     seam_max_slant: float = 15.0
     seam_length_tol: float = 0.3

@@ -172,23 +172,30 @@ def grain_across(face_bgr: np.ndarray, profile: Profile) -> float:
 
     Wooden tiles are cut with the grain along their length; a "face" whose grain runs across it is a
     piece of a real face taken sideways (a grain line read as a divider). Measured from the structure
-    tensor of the rectified face (half 0 on top), inside the bevel margin.
+    tensor of the rectified face (half 0 on top), inside the bevel margin, away from its marks: the rims of
+    pips and of the logo's letters would otherwise decide it on a face with little grain.
     """
     w = profile.rect_width
     m = max(1, int(round(profile.face_margin * w)))
     gray = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gray = cv2.GaussianBlur(gray, (0, 0), 1.0)[m:2 * w - m, m:w - m]
+    marks = (np.abs(gray - np.median(gray)) > profile.pip_contrast).astype(np.uint8)  # as the reader sees ink
+    marks = cv2.dilate(marks, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))).astype(bool)
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     band = int(round(profile.divider_search * w))  # the divider runs across: leave it out
     mid = gray.shape[0] // 2
-    keep = np.ones(gray.shape, bool)
+    keep = ~marks
     keep[max(0, mid - band):mid + band] = False
+    if np.count_nonzero(keep) < 0.1 * keep.size:
+        return 0.0  # nothing but marks: no grain to go by
     mag = gx * gx + gy * gy
     keep &= mag <= np.percentile(mag[keep], 75)  # the grain, not the sharp rims of pips
     sxx, syy = float(np.sum(gx[keep] ** 2)), float(np.sum(gy[keep] ** 2))
-    # grain along the tile (rows of the rectified face run across it) varies across x: gx dominates
-    return (syy - sxx) / max(sxx + syy, 1e-6)
+    # grain along the tile (rows of the rectified face run across it) varies across x: gx dominates; a face
+    # with no texture at all (a plain painted face) shows no grain either way, whatever its marks' rims leave
+    floor = profile.grain_min_energy * np.count_nonzero(keep)
+    return (syy - sxx) / max(sxx + syy + floor, 1e-6)
 
 
 def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarray, int]:

@@ -162,6 +162,7 @@ class Profile:
     logo_confidence: float = 0.9  # confidence of a half read as the logo from its emblem
     max_grain_across: float = 0.15  # a face whose texture runs across it more than this (-1 along .. 1 across)
     #   is no tile: wooden tiles have the grain along their length (1: not checked, for plain sets)
+    grain_min_energy: float = 1.0  # squared gradient (grey levels per pixel) of texture too faint to be grain
     dim_pips_confidence: float = 0.9  # a face whose pips show only at the dim-light contrast is a tile if
     #   they read this clearly (found from its divider only) ...
     dim_pips_score: float = 0.5  # ... and judged this tile-like

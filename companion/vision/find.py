@@ -41,7 +41,7 @@ import cv2
 import numpy as np
 
 from companion.vision.colour import lab_distance
-from companion.vision.emblem import logo_faces
+from companion.vision.emblem import emblem_face, logo_axes, logo_faces
 from companion.vision.profile import Profile
 from companion.vision.regions import face_regions
 
@@ -455,11 +455,15 @@ class _Window:
 
 
 def _fits(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile,
-          seams: dict[tuple[str, float], float] | None = None) -> list[_Candidate]:
+          seams: dict[tuple[str, float], float] | None = None,
+          colour: tuple[np.ndarray, float] | None = None) -> list[_Candidate]:
     """The faces that the divider ``line`` may belong to: the one bounded by the strong edges around it, and
     those bounded by nearer, weaker edges where there are some (``_side_options``) or where neighbours laid
-    against it put the seams (``seams``, from ``_seams_in_line``); [] if it is no divider."""
-    win = _window(line, ink, spots, lab, profile)
+    against it put the seams (``seams``, from ``_seams_in_line``); [] if it is no divider.
+
+    ``colour``: the face colour and its spread where known already (a stand-in for the divider of the logo
+    tile); else it is sampled on both sides of the line."""
+    win = _window(line, ink, spots, lab, profile, colour)
     if win is None:
         return []
     out = []
@@ -472,20 +476,26 @@ def _fits(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, prof
     return out
 
 
-def _window(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile) -> _Window | None:
-    """The face colour on both sides of the line and the window to fit it in; None when the two sides are
-    not one plain face of this set (an edge between a tile and the ground, grass, a dark deck)."""
-    side_a = _side_samples(lab, ink, line, 1.0)
-    side_b = _side_samples(lab, ink, line, -1.0)
-    if len(side_a) < _MIN_SIDE_SAMPLES or len(side_b) < _MIN_SIDE_SAMPLES:
-        return None
-    med_a, med_b = np.median(side_a, axis=0), np.median(side_b, axis=0)
-    both = np.vstack([side_a, side_b])
-    face = np.median(both, axis=0)
-    spread = np.median(lab_distance(both, face)) * 1.4826 + 1.0
-    tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
-    if lab_distance(med_a[None], med_b[None])[0] > tol:
-        return None  # the two sides differ: an edge between a tile and the background, not a divider
+def _window(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, profile: Profile,
+            colour: tuple[np.ndarray, float] | None = None) -> _Window | None:
+    """The face colour on both sides of the line (or ``colour``: the colour and its spread) and the window to
+    fit it in; None when the two sides are not one plain face of this set (an edge between a tile and the
+    ground, grass, a dark deck)."""
+    if colour is None:
+        side_a = _side_samples(lab, ink, line, 1.0)
+        side_b = _side_samples(lab, ink, line, -1.0)
+        if len(side_a) < _MIN_SIDE_SAMPLES or len(side_b) < _MIN_SIDE_SAMPLES:
+            return None
+        med_a, med_b = np.median(side_a, axis=0), np.median(side_b, axis=0)
+        both = np.vstack([side_a, side_b])
+        face = np.median(both, axis=0)
+        spread = np.median(lab_distance(both, face)) * 1.4826 + 1.0
+        tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
+        if lab_distance(med_a[None], med_b[None])[0] > tol:
+            return None  # the two sides differ: an edge between a tile and the background, not a divider
+    else:
+        face, spread = colour
+        tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
     if spread > profile.max_face_spread:
         return None  # grass, gravel and the like: too busy to be a tile's face
     if face[0] < profile.face_min_lightness:
@@ -947,6 +957,26 @@ def _select(cands: list[_Candidate], profile: Profile, ref_size: float | None = 
     return [cands[k] for k in sorted(chosen)]
 
 
+def _logo_fits(lab: np.ndarray, inks: list[np.ndarray], spots: np.ndarray, profile: Profile) -> list[_Candidate]:
+    """Faces of the logo tile, fitted as from a divider around a stand-in for one (``logo_axes``: where its
+    word mark says the tile lies); the logo's own marks read as face."""
+    out = []
+    h, w = spots.shape
+    for ax in logo_axes(inks, profile):
+        r = int(ax.diameter) + 2
+        x0, y0 = int(max(0, ax.emblem[0] - r)), int(max(0, ax.emblem[1] - r))
+        colour = emblem_face(lab[y0:y0 + 2 * r, x0:x0 + 2 * r], inks[ax.polarity][y0:y0 + 2 * r, x0:x0 + 2 * r],
+                             ax.emblem - [x0, y0], ax.diameter)
+        if colour is None:
+            continue
+        as_face = spots.copy()
+        mx, my, marks = ax.marks
+        as_face[my:my + marks.shape[0], mx:mx + marks.shape[1]] |= marks
+        line = _Line(-1, ax.centre, ax.across, ax.span, 1.0, (0, 0, w, h))
+        out += _fits(line, inks[ax.polarity] | spots, as_face, lab, profile, colour=colour)
+    return out
+
+
 def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
                judge: Callable[[np.ndarray], tuple[float, bool, bool] | None] | None = None) -> FaceSearch:
     """Every tile face on ``work_bgr`` (BGR uint8, already reduced by ``scale``).
@@ -984,6 +1014,7 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
     cands += [_region_candidate(q, gray.shape, profile)
               for region in face_regions(lab, masks[:n_primary], profile) for q in _region_readings(region, profile)]
     cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile)]
+    cands += _logo_fits(lab, masks[:n_primary], spots, profile)  # the logo tile, its divider often absent
     cands = _dedupe(cands, profile)
     ref_size = None
     if judge is not None:

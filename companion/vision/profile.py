@@ -126,6 +126,16 @@ class Profile:
     emblem_exit_run: float = 0.12  # a ray stops where it stays off the face colour this far (diameters)
     emblem_blur: float = 0.06  # the colour distance is smoothed over this (diameters): grain is not an edge
     emblem_spike: float = 1.25  # a ray this many times longer than both rays beside it slipped out: dropped
+    # ... and from its word mark, whose letters lie in a row along the tile (emblem diameters):
+    logo_word_reach: float = 2.4  # the word lies within this far of the emblem's centre ...
+    logo_word_beyond: tuple = (0.9, 1.9)  # ... this far where it runs on beyond the emblem (logo in one half)
+    logo_word_beside: tuple = (0.45, 1.1)  # ... this far where it runs beside it (logo over the divider)
+    logo_divider_beside: tuple = (0.6, 1.2)  # the divider beside a logo in one half lies this far
+    logo_letter_min: float = 0.005  # a letter covers this much at least (square diameters) ...
+    logo_letter_gap: float = 0.5  # ... and lies at most this far from the next one
+    logo_width_beyond: float = 1.3  # tile width, where the word lies beyond the emblem (logo in one half)
+    logo_width_over: float = 1.6  # tile width, where the word lies beside it (logo over the divider) ...
+    logo_middle_shift: float = 0.19  # ... and the tile's middle this fraction of the way towards the word
 
     # --- reading pips (pips.py), on the rectified tile ----------------------------------------------
     draft_slack: float = 0.9  # a JPEG may be decoded reduced down to this fraction of work_max_side

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from companion.vision import read_tiles
 from companion.vision.emblem import logo_faces
 from companion.vision.find import ink_masks
 from companion.vision.profile import Profile
 from companion.vision.regions import face_regions
-from tests.vision.drawing import LAYOUTS
+from tests.vision.drawing import LAYOUTS, draw_tile, table
 
 
 def _lawn(width: int = 640, height: int = 480) -> np.ndarray:
@@ -128,3 +129,49 @@ def test_two_tiles_end_to_end_with_no_seam_between_them_are_two_faces():
     assert sorted(tuple(sorted(t.pips)) for t in tiles) == [(2, 6), (3, 5)]
     for truth in (first, second):
         assert min(_corner_error(t.corners, truth) for t in tiles) < 0.2 * 64
+
+
+def _word(img, at, x: float, y0: float, y1: float, letters: int = 5) -> None:
+    """A row of blocky "letters" along the tile at ``x`` across, from ``y0`` to ``y1`` along (tile widths)."""
+    for k in range(letters):
+        y = y0 + (y1 - y0) * k / (letters - 1)
+        quad = np.array([at(x - 0.09, y - 0.04), at(x + 0.09, y - 0.04), at(x + 0.09, y + 0.04), at(x - 0.09, y + 0.04)])
+        cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), (25, 25, 25), cv2.LINE_AA)
+
+
+def _logo_face(img, centre, angle_deg, width, *, over_divider: bool) -> np.ndarray:
+    """The double-blank of the wooden set, no divider: the emblem in one half with the word along the other,
+    or the emblem over the middle with the word beside it, along the tile."""
+    corners = _plain_face(img, centre, angle_deg, width, face=WOOD)
+    at = _frame(centre, angle_deg, width)
+    e, r = (at(-0.08, 0), 0.27) if over_divider else (at(0, -0.5), 0.35)
+    e = tuple(np.round(e).astype(int))
+    cv2.circle(img, e, int(round(r * width)), (25, 25, 25), max(2, int(round(0.06 * width))), cv2.LINE_AA)
+    cv2.circle(img, e, int(round(0.12 * width)), (40, 40, 200), -1, cv2.LINE_AA)
+    if over_divider:
+        _word(img, at, 0.34, -0.6, 0.6)
+    else:
+        _word(img, at, 0, 0.1, 0.9)
+    return corners
+
+
+WOOD = (120, 170, 205)  # BGR: pale pine
+
+
+@pytest.mark.parametrize("over_divider", [False, True])
+@pytest.mark.parametrize("angle", [10, 55])
+def test_the_logo_tile_between_tiles_of_its_wood_is_outlined_from_its_word_mark(over_divider, angle):
+    """The logo tile pushed against two tiles of the same wood, one end to end and one side by side: its
+    outline cannot be traced by colour alone (it runs on into theirs), but the word mark tells which way
+    the tile runs and where its middle is, and its edges are found from there as from a divider."""
+    img = table()
+    a = np.radians(angle)
+    along, across = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    width, centre = 70.0, np.array([320.0, 240.0])
+    truth = _logo_face(img, centre, angle, width, over_divider=over_divider)
+    draw_tile(img, tuple(centre + 2 * width * along), angle, width, (3, 5), face=WOOD)
+    draw_tile(img, tuple(centre + width * across), angle, width, (6, 2), face=WOOD)
+    tiles = read_tiles(img, Profile()).tiles
+    logo = [t for t in tiles if t.pips == (0, 0)]
+    assert len(logo) == 1 and _corner_error(logo[0].corners, truth) < 0.15 * width
+    assert sorted(tuple(sorted(t.pips)) for t in tiles) == [(0, 0), (2, 6), (3, 5)]

@@ -55,6 +55,16 @@ def test_grain_along_the_tile_reads_negative_and_across_positive():
     assert grain_across(cv2.cvtColor(across, cv2.COLOR_GRAY2BGR), profile) > 0.5
 
 
+def test_a_plain_face_with_pips_shows_no_grain_either_way():
+    """No texture at all: only the pips' rims vary, and they must not decide the grain."""
+    profile = Profile()
+    w = profile.rect_width
+    face = np.full((2 * w, w, 3), (200, 235, 240), np.uint8)
+    for x, y in [(0.25, 0.25), (0.75, 0.75), (0.5, 1.5), (0.25, 1.25), (0.75, 1.75)]:  # a 2 and a 3
+        cv2.circle(face, (int(x * w), int(y * w)), int(0.09 * w), (20, 20, 20), -1, cv2.LINE_AA)
+    assert abs(grain_across(face, profile)) < 0.05
+
+
 def _iou(a: np.ndarray, b: np.ndarray, shape) -> float:
     ma, mb = np.zeros(shape, np.uint8), np.zeros(shape, np.uint8)
     cv2.fillConvexPoly(ma, np.round(a).astype(np.int32), 1)

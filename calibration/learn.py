@@ -69,7 +69,7 @@ BASES: tuple[tuple[str, str, dict], ...] = (
 
 # Step 2: does the double-blank carry a logo? (label, overrides)
 LOGO_VARIANTS: tuple[tuple[str, dict], ...] = (
-    ("logo on the double-blank", {"blank_needs_logo": True, "logo_min_area": 0.05}),
+    ("logo on the double-blank", {"blank_needs_logo": True, "logo_min_area": Profile.logo_min_area}),
     ("no logo", {"blank_needs_logo": False, "logo_min_area": 1.0}),
 )
 

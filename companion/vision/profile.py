@@ -163,7 +163,8 @@ class Profile:
     pip_off_centre_span: float = 0.12  # ... beyond it the half's confidence falls over this distance
     pip_off_centre_cost: float = 0.6  # ... by up to this fraction
     pip_size_ratio: float = 3.2  # a pip this many times larger or smaller than the half's median is not one
-    logo_min_area: float = 0.05  # a non-pip mark at least this big (square tile widths) makes the half a logo
+    logo_min_area: float = 0.15  # a non-pip mark at least this big (square tile widths) makes the half a logo
+    #   (the emblem is about 0.25 or more; pips run together by blur or a loose outline make 0.05 to 0.1)
     logo_max_elongation: float = 4.0  # ... unless it is a line longer than this many times its width
     # the logo's emblem, a ring, looked for on the whole face (a logo over the divider is cut in two by it):
     logo_min_hole: float = 0.15  # a mark of logo_min_area (outline included) whose holes take this much of it

@@ -851,6 +851,69 @@ def _max_independent(group: list[int], clash, scores, weights, budget: int = 200
     return None if result is None else result[1]
 
 
+def _extended(gray: np.ndarray, line: _Line, profile: Profile) -> _Line | None:
+    """The line run on along its axis as far as it goes on standing out from what lies beside it (at least
+    ``divider_extend_contrast`` of its contrast where it was found, gaps of a pixel or two bridged), at most
+    ``divider_extend_max`` of its length further each way; None when it does not run on noticeably."""
+    reach = profile.divider_extend_max * line.length
+    ts = np.arange(-line.length / 2 - reach, line.length / 2 + reach + 0.5, 1.0)
+    normal = np.array([-line.along[1], line.along[0]])
+    side = line.thickness / 2 + 2.0
+    offsets = np.array([0.0, -side, side])
+    pts = line.center + ts[:, None, None] * line.along + offsets[None, :, None] * normal  # (steps, 3, 2)
+    flat = pts.reshape(-1, 2).astype(np.float32)
+    vals = cv2.remap(gray, flat[:, 0].reshape(1, -1), flat[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).reshape(len(ts), 3)
+    contrast = (vals[:, 1] + vals[:, 2]) / 2 - vals[:, 0]
+    found = np.abs(ts) <= line.length / 2
+    c0 = float(np.median(contrast[found]))
+    if abs(c0) < 1e-3:
+        return None
+    on = contrast * np.sign(c0) >= profile.divider_extend_contrast * abs(c0)
+    gap = int(profile.divider_extend_gap)
+    ends = []
+    for direction in (1, -1):
+        idx = np.flatnonzero(found)
+        k = idx[-1] if direction > 0 else idx[0]
+        last, misses = k, 0
+        while 0 <= k + direction < len(ts):
+            k += direction
+            if on[k]:
+                last, misses = k, 0
+            else:
+                misses += 1
+                if misses > gap:
+                    break
+        ends.append(ts[last])
+    hi, lo = ends
+    if (hi - lo) < line.length * 1.15:
+        return None
+    centre = line.center + (hi + lo) / 2 * line.along
+    return _Line(line.label, centre, line.along, float(hi - lo), line.thickness, line.box)
+
+
+def _extended_fits(gray: np.ndarray, lines: list[tuple[_Line, np.ndarray]], fitted: list[list[_Candidate]],
+                   spots: np.ndarray, lab: np.ndarray, profile: Profile) -> list[_Candidate]:
+    """Faces of dividers found in part (faint, or broken by grain): a line shorter than the photo's clear
+    dividers (those with a clear face) is run on along its axis, up to about their length, and fitted
+    again."""
+    clear = [ln.length for (ln, _), found in zip(lines, fitted) if any(c.score >= _CLEAR_FIT for c in found)]
+    if profile.divider_extend_max <= 0 or not clear:
+        return []
+    typical = float(np.median(clear))
+    g = gray.astype(np.float32)
+    out = []
+    for ln, ink in lines:
+        if ln.length < (1 - profile.divider_extend_short) * typical:
+            longer = _extended(g, ln, profile)
+            if longer is not None and longer.length <= (1 + profile.divider_extend_short) * typical:
+                out += _fits(longer, ink, spots, lab, profile)
+    return out
+
+
+_CLEAR_FIT = 0.8  # a face fitted this well from a divider makes it a yardstick for the photo's dividers
+
+
 def _distinct_lines(lines: list[tuple[_Line, np.ndarray]], profile: Profile) -> list[tuple[_Line, np.ndarray]]:
     """The lines without repeats: one divider is often found in several ink masks (the first is kept)."""
     if not lines:
@@ -1010,7 +1073,9 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
             lines += [(ln, with_spots) for ln in found]
     lines = _distinct_lines(lines, profile)
     seams = _seams_in_line([ln for ln, _ in lines], profile)
-    cands = [c for (ln, ink), at in zip(lines, seams) for c in _fits(ln, ink, spots, lab, profile, at)]
+    fitted = [_fits(ln, ink, spots, lab, profile, at) for (ln, ink), at in zip(lines, seams)]
+    cands = [c for found in fitted for c in found]
+    cands += _extended_fits(gray, lines, fitted, spots, lab, profile)
     cands += [_region_candidate(q, gray.shape, profile)
               for region in face_regions(lab, masks[:n_primary], profile) for q in _region_readings(region, profile)]
     cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile)]

@@ -45,6 +45,12 @@ class Profile:
     divider_min_fill: float = 0.45  # divider area / its bounding box area
     divider_min_len: float = 8.0  # pixels of the working image
     divider_max_len: float = 0.5  # fraction of the working image's shorter side
+    # a divider found in part (this fraction shorter than the photo's clear dividers, and it may grow to
+    # as much longer) is run on along its axis while it still stands out from what lies beside it ...
+    divider_extend_short: float = 0.15
+    divider_extend_max: float = 0.5  # ... at most this fraction of its length further each way (0: off) ...
+    divider_extend_contrast: float = 0.4  # ... by this fraction of the contrast it has where it was found
+    divider_extend_gap: float = 2.0  # ... bridging gaps of up to this many pixels
     split_max_area: float = 0.0  # marks up to this fraction of the image are split into thin and thick parts (0: off)
     divider_span_min: float = 0.5  # divider length / tile width, lowest plausible
     divider_span_max: float = 1.08  # divider length / tile width, highest plausible

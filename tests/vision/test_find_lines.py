@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from companion.vision import read_tiles
-from companion.vision.find import ink_masks, line_masks
+from companion.vision.find import _Line, _extended, ink_masks, line_masks
 from companion.vision.pips import grain_across
 from companion.vision.profile import Profile
 from tests.vision.drawing import draw_tile, table
@@ -113,3 +113,18 @@ def test_tiles_pushed_together_side_by_side_are_parted_where_the_dividers_put_th
     for angle in (0, 30):
         a = np.radians(angle)
         _five_pushed_together(angle, 55 * np.array([-np.sin(a), np.cos(a)]), (185, 215, 220))
+
+
+def test_a_divider_seen_in_part_is_run_on_to_its_full_length():
+    """A faint groove, fainter still over part of its length: the part found (the stronger one) is run on
+    along its axis as far as the groove still stands out, and no further."""
+    gray = np.full((200, 300), 230.0, np.float32)
+    cv2.line(gray, (100, 100), (140, 100), 170.0, 3)  # the part found
+    cv2.line(gray, (141, 100), (160, 100), 200.0, 3)  # fainter, below the threshold of the line masks
+    found = _Line(0, np.array([120.0, 100.0]), np.array([1.0, 0.0]), 41.0, 3.0, (100, 99, 41, 3))
+    longer = _extended(gray, found, Profile())
+    assert longer is not None
+    assert abs((longer.center[0] - longer.length / 2) - 100) <= 2 and abs((longer.center[0] + longer.length / 2) - 160) <= 2
+    alone = np.full((200, 300), 230.0, np.float32)
+    cv2.line(alone, (100, 100), (140, 100), 170.0, 3)
+    assert _extended(alone, found, Profile()) is None

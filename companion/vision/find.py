@@ -13,6 +13,9 @@ across a steep view is a sheared parallelogram): each ray then finds its own edg
 through the rays that agree. Where a weaker edge lies nearer than the strong one (the seam between
 touching tiles), the face it bounds is a second candidate; so is the face that ends halfway to a parallel
 divider straight ahead or beside it (tiles of one wood pushed together, their seams too faint to see).
+A divider found in part (shorter than the photo's clear dividers: faint, or broken by grain) is run on
+along its axis while it still stands out, and fitted again. The logo tile, often without a divider, gets a
+stand-in for one from its emblem and word mark (``emblem.logo_axes``) and is fitted the same way.
 Each side gets a line fitted through its edge points (so a face seen at a slant comes out as a trapezoid)
 and the quadrilateral is checked against what a tile looks like: aspect, divider at the centre and
 parallel to the short sides, mostly face-coloured inside, and standing out from what lies around it on
@@ -854,7 +857,8 @@ def _max_independent(group: list[int], clash, scores, weights, budget: int = 200
 def _extended(gray: np.ndarray, line: _Line, profile: Profile) -> _Line | None:
     """The line run on along its axis as far as it goes on standing out from what lies beside it (at least
     ``divider_extend_contrast`` of its contrast where it was found, gaps of a pixel or two bridged), at most
-    ``divider_extend_max`` of its length further each way; None when it does not run on noticeably."""
+    ``divider_extend_max`` of its length further each way; None when it does not grow by at least
+    ``divider_extend_short``."""
     reach = profile.divider_extend_max * line.length
     ts = np.arange(-line.length / 2 - reach, line.length / 2 + reach + 0.5, 1.0)
     normal = np.array([-line.along[1], line.along[0]])
@@ -886,7 +890,7 @@ def _extended(gray: np.ndarray, line: _Line, profile: Profile) -> _Line | None:
                     break
         ends.append(ts[last])
     hi, lo = ends
-    if (hi - lo) < line.length * 1.15:
+    if (hi - lo) < line.length * (1 + profile.divider_extend_short):
         return None
     centre = line.center + (hi + lo) / 2 * line.along
     return _Line(line.label, centre, line.along, float(hi - lo), line.thickness, line.box)
@@ -897,7 +901,8 @@ def _extended_fits(gray: np.ndarray, lines: list[tuple[_Line, np.ndarray]], fitt
     """Faces of dividers found in part (faint, or broken by grain): a line shorter than the photo's clear
     dividers (those with a clear face) is run on along its axis, up to about their length, and fitted
     again."""
-    clear = [ln.length for (ln, _), found in zip(lines, fitted) if any(c.score >= _CLEAR_FIT for c in found)]
+    clear = [ln.length for (ln, _), found in zip(lines, fitted)
+             if any(c.score >= profile.divider_extend_clear for c in found)]
     if profile.divider_extend_max <= 0 or not clear:
         return []
     typical = float(np.median(clear))
@@ -909,9 +914,6 @@ def _extended_fits(gray: np.ndarray, lines: list[tuple[_Line, np.ndarray]], fitt
             if longer is not None and longer.length <= (1 + profile.divider_extend_short) * typical:
                 out += _fits(longer, ink, spots, lab, profile)
     return out
-
-
-_CLEAR_FIT = 0.8  # a face fitted this well from a divider makes it a yardstick for the photo's dividers
 
 
 def _distinct_lines(lines: list[tuple[_Line, np.ndarray]], profile: Profile) -> list[tuple[_Line, np.ndarray]]:

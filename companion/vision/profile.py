@@ -51,6 +51,7 @@ class Profile:
     divider_extend_max: float = 0.5  # ... at most this fraction of its length further each way (0: off) ...
     divider_extend_contrast: float = 0.4  # ... by this fraction of the contrast it has where it was found
     divider_extend_gap: float = 2.0  # ... bridging gaps of up to this many pixels
+    divider_extend_clear: float = 0.8  # (a divider whose face fits this well is a clear one)
     split_max_area: float = 0.0  # marks up to this fraction of the image are split into thin and thick parts (0: off)
     divider_span_min: float = 0.5  # divider length / tile width, lowest plausible
     divider_span_max: float = 1.08  # divider length / tile width, highest plausible

@@ -1,7 +1,8 @@
 """Find the logo tile from its emblem: the double-blank often has no divider to start from.
 
 Entry points: ``logo_faces(lab, inks, profile) -> list[np.ndarray]`` (quadrilaterals, working-image xy)
-and ``logo_axes(inks, profile) -> list[LogoAxis]`` (where the tile lies, for ``find`` to fit its edges).
+and ``logo_axes(inks, profile) -> list[LogoAxis]`` (where the tile lies, for ``find`` to fit its edges);
+``emblems(inks, profile)`` finds the rings once for both.
 
 How: the logo's emblem is a ring (a round mark with a hole), so the ink marks that are round outside and
 hollow inside are emblem candidates. Around each, the face colour is sampled just outside the ring; then
@@ -78,19 +79,28 @@ class LogoAxis:
     marks: tuple[int, int, np.ndarray]  # (x0, y0, bool mask): the logo's own ink (emblem, word), face not edge
 
 
-def logo_axes(inks: list[np.ndarray], profile: Profile) -> list[LogoAxis]:
-    """The tile around each emblem, from the word mark printed beside it along the tile.
+def emblems(inks: list[np.ndarray], profile: Profile) -> list[tuple[np.ndarray, float, int]]:
+    """Every ring-shaped mark: ``(centre xy, outer diameter, index of the ink mask it is in)``, one polarity
+    at a time (a pale face on a dark lawn is all "light ink", the logo on it dark ink)."""
+    if profile.emblem_rays <= 0:
+        return []
+    return [(centre, d, k) for k, ink in enumerate(inks) for centre, d in _emblems(ink, profile)]
+
+
+def logo_axes(inks: list[np.ndarray], profile: Profile,
+              rings: list[tuple[np.ndarray, float, int]] | None = None) -> list[LogoAxis]:
+    """The tile around each emblem (``rings``, from ``emblems``; found here if not given), from the word
+    mark printed beside it along the tile.
 
     The word's letters lie in a row along the tile's length: beyond the emblem (a logo in one half; the
     tile's middle lies halfway to the word) or beside it (a logo over the divider; the tile's middle is
     next to the emblem's). A row of letters that merged into one bar counts as a row too. Every reading
     the marks allow is given; the faces they lead to are judged by the caller.
     """
-    if profile.emblem_rays <= 0:
-        return []
+    rings = emblems(inks, profile) if rings is None else rings
     out = []
     for k, ink in enumerate(inks):
-        for centre, diameter in _distinct(_emblems(ink, profile)):
+        for centre, diameter in _distinct([(c, d) for c, d, kk in rings if kk == k]):
             out += _axes_around(ink, k, centre, diameter, profile)
     return out
 
@@ -239,8 +249,10 @@ def emblem_face(lab: np.ndarray, ink: np.ndarray, centre: np.ndarray, diameter: 
     return face, float(np.median(lab_distance(sample, face))) * 1.4826 + 1.0
 
 
-def logo_faces(lab: np.ndarray, inks: list[np.ndarray], profile: Profile) -> list[np.ndarray]:
-    """Faces around ring-shaped marks, as (4, 2) float64 xy quadrilaterals (working-image pixels).
+def logo_faces(lab: np.ndarray, inks: list[np.ndarray], profile: Profile,
+               rings: list[tuple[np.ndarray, float, int]] | None = None) -> list[np.ndarray]:
+    """Faces around ring-shaped marks (``rings``, from ``emblems``; found here if not given), as (4, 2)
+    float64 xy quadrilaterals (working-image pixels).
 
     ``inks``: bool masks of marks darker (lighter) than their neighbourhood; a logo may be either.
     """
@@ -248,9 +260,9 @@ def logo_faces(lab: np.ndarray, inks: list[np.ndarray], profile: Profile) -> lis
         return []
     h, w = inks[0].shape
     quads = []
-    # one polarity at a time: a pale face on a dark lawn is all "light ink", the logo on it dark ink
-    found = [(e, mask) for mask in inks for e in _emblems(mask, profile)]
-    for (centre, diameter), ink in found:
+    rings = emblems(inks, profile) if rings is None else rings
+    for centre, diameter, k in rings:
+        ink = inks[k]
         reach = profile.emblem_reach * diameter + 2
         x0, y0 = int(max(0, centre[0] - reach)), int(max(0, centre[1] - reach))
         x1, y1 = int(min(w, centre[0] + reach + 1)), int(min(h, centre[1] + reach + 1))

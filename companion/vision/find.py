@@ -44,7 +44,7 @@ import cv2
 import numpy as np
 
 from companion.vision.colour import lab_distance
-from companion.vision.emblem import emblem_face, logo_axes, logo_faces
+from companion.vision.emblem import emblem_face, emblems, logo_axes, logo_faces
 from companion.vision.profile import Profile
 from companion.vision.regions import face_regions
 
@@ -493,12 +493,11 @@ def _window(line: _Line, ink: np.ndarray, spots: np.ndarray, lab: np.ndarray, pr
         both = np.vstack([side_a, side_b])
         face = np.median(both, axis=0)
         spread = np.median(lab_distance(both, face)) * 1.4826 + 1.0
-        tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
-        if lab_distance(med_a[None], med_b[None])[0] > tol:
-            return None  # the two sides differ: an edge between a tile and the background, not a divider
     else:
         face, spread = colour
-        tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
+    tol = float(np.clip(profile.face_tolerance * spread, profile.face_tolerance_min, profile.face_tolerance_max))
+    if colour is None and lab_distance(med_a[None], med_b[None])[0] > tol:
+        return None  # the two sides differ: an edge between a tile and the background, not a divider
     if spread > profile.max_face_spread:
         return None  # grass, gravel and the like: too busy to be a tile's face
     if face[0] < profile.face_min_lightness:
@@ -1022,12 +1021,13 @@ def _select(cands: list[_Candidate], profile: Profile, ref_size: float | None = 
     return [cands[k] for k in sorted(chosen)]
 
 
-def _logo_fits(lab: np.ndarray, inks: list[np.ndarray], spots: np.ndarray, profile: Profile) -> list[_Candidate]:
+def _logo_fits(lab: np.ndarray, inks: list[np.ndarray], spots: np.ndarray, profile: Profile,
+               rings: list[tuple[np.ndarray, float, int]]) -> list[_Candidate]:
     """Faces of the logo tile, fitted as from a divider around a stand-in for one (``logo_axes``: where its
     word mark says the tile lies); the logo's own marks read as face."""
     out = []
     h, w = spots.shape
-    for ax in logo_axes(inks, profile):
+    for ax in logo_axes(inks, profile, rings):
         r = int(ax.diameter) + 2
         x0, y0 = int(max(0, ax.emblem[0] - r)), int(max(0, ax.emblem[1] - r))
         colour = emblem_face(lab[y0:y0 + 2 * r, x0:x0 + 2 * r], inks[ax.polarity][y0:y0 + 2 * r, x0:x0 + 2 * r],
@@ -1080,8 +1080,9 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
     cands += _extended_fits(gray, lines, fitted, spots, lab, profile)
     cands += [_region_candidate(q, gray.shape, profile)
               for region in face_regions(lab, masks[:n_primary], profile) for q in _region_readings(region, profile)]
-    cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile)]
-    cands += _logo_fits(lab, masks[:n_primary], spots, profile)  # the logo tile, its divider often absent
+    rings = emblems(masks[:n_primary], profile)  # the logo tile, its divider often absent
+    cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile, rings)]
+    cands += _logo_fits(lab, masks[:n_primary], spots, profile, rings)
     cands = _dedupe(cands, profile)
     ref_size = None
     if judge is not None:

@@ -142,8 +142,6 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
         centre = at.mean(axis=0)  # read a little beyond the outline: pips near a loose edge stay whole
         reading = read_face(rectify(source, centre + (at - centre) * (1 + profile.read_pad), profile), profile)
         pips = (reading.halves[0].pips, reading.halves[1].pips)
-        if profile.blank_needs_logo and any(h.logo for h in reading.halves):
-            pips = (0, 0)  # the logo is on the double-blank only; its word mark's letters are not pips
         if profile.blank_needs_logo and pips == (0, 0) and not any(h.logo for h in reading.halves):
             continue  # this set's double-blank carries the logo: a plain blank face is a plank, not a tile
         conf = face.score * 0.3 + 0.7 * min(h.confidence for h in reading.halves)

@@ -198,8 +198,10 @@ def grain_across(face_bgr: np.ndarray, profile: Profile) -> float:
     return (syy - sxx) / max(sxx + syy + floor, 1e-6)
 
 
-def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarray, int]:
-    """The pip-ink mask (uint8 0/1) of a rectified face, its bevel margin cleared, and its divider row."""
+def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarray, int, np.ndarray]:
+    """The pip-ink mask (uint8 0/1) of a rectified face, its bevel margin cleared, its divider row, and the
+    ink before it was tested against the face around it (a mark as large as the logo's emblem raises the
+    median around its own ring and would lose a part of it there)."""
     w = profile.rect_width
     lab = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2LAB)
     m = max(1, int(round(profile.face_margin * w)))
@@ -225,7 +227,7 @@ def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarr
         if (upper.size and lower.size and 0.01 <= upper.size / inner_d.size <= 0.35
                 and upper.mean() >= profile.pip_contrast_dim and upper.mean() >= profile.pip_otsu_ratio * lower.mean()):
             thr = min(thr, max(otsu, profile.pip_contrast_dim * 0.6))
-    ink = dist > thr
+    ink = plain = dist > thr
     k = int(round(profile.pip_background_window * w)) | 1
     if k > 1 and not strict:
         # ink must also stand out from the face around it (its median colour over a window much wider than
@@ -233,13 +235,15 @@ def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarr
         # contrast, so the threshold there scales with the local lightness
         around = cv2.medianBlur(lab, min(k, 255))
         lit = np.clip(around[..., 0].astype(np.float32) / max(float(face[0]), 1.0), 0.0, 1.0)
-        ink &= lab_distance(lab, around) > thr * lit
-    ink = ink.astype(np.uint8)
-    ink = cv2.morphologyEx(ink, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+        ink = ink & (lab_distance(lab, around) > thr * lit)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    tested = ink is not plain
+    ink = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, disc)
+    plain = cv2.morphologyEx(plain.astype(np.uint8), cv2.MORPH_OPEN, disc) if tested else ink
     split = _divider_row(ink, m, profile)
     valid = np.zeros_like(ink)
     valid[m:2 * w - m, m:w - m] = 1
-    return ink & valid, split
+    return ink & valid, split, plain & valid
 
 
 def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -> FaceReading:
@@ -250,8 +254,8 @@ def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -
     """
     w = profile.rect_width
     m = max(1, int(round(profile.face_margin * w)))
-    ink, split = _ink(face_bgr, profile, strict)
-    emblem = _emblem_halves(ink, split, profile)
+    ink, split, plain = _ink(face_bgr, profile, strict)
+    emblem = _emblem_halves(plain, split, profile)
     band = int(round(profile.divider_band * w))
     ink[max(0, split - band):split + band] = 0  # the divider, and pips' shadows beside it
     marks = (_marks(ink[:split], m, True, profile), _marks(ink[split:], m, False, profile))
@@ -260,4 +264,8 @@ def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -
     centres = ((w / 2, w / 2), (w / 2, 1.5 * w - split))  # each half's centre, on its own part of the face
     top, bottom = (HalfReading(0, True, profile.logo_confidence) if emblem[k] else
                    _read_half(marks[k], ref, centres[k], profile) for k in (0, 1))
+    if profile.blank_needs_logo and top.logo != bottom.logo:
+        # the logo is on the double-blank only: the other half holds its word mark, whose letters are no pips
+        logo = top if top.logo else bottom
+        top, bottom = logo, logo
     return FaceReading((top, bottom))

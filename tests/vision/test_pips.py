@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -66,9 +68,42 @@ def test_an_emblem_centred_over_the_divider_reads_as_the_logo(bar):
 
 
 def test_an_emblem_on_one_half_makes_that_half_the_logo():
-    reading = read_face(logo_face(centre_y=0.5, bar=False, word=False), PROFILE)
+    reading = read_face(logo_face(centre_y=0.5, bar=False, word=False), replace(PROFILE, blank_needs_logo=False))
     assert reading.halves[0].logo and reading.halves[0].pips == 0
     assert not reading.halves[1].logo
+
+
+def word_along(face: np.ndarray, half: int) -> np.ndarray:
+    """``face`` with the word mark written along the middle of ``half``, as the giant set's logo tile has it."""
+    for k, letter in enumerate("DOMINO"):
+        cv2.putText(face, letter, (int(0.36 * W), int((half + 0.14 + 0.14 * k) * W)), cv2.FONT_HERSHEY_DUPLEX,
+                    W / 190, INK, max(1, W // 40), cv2.LINE_AA)
+    return face
+
+
+def test_the_word_mark_beyond_the_emblem_reads_blank_with_it():
+    # the logo is on the double-blank only, so the half across the divider from the emblem is blank too,
+    # and as sure: its letters (an O may read as a pip) are no pips
+    face = word_along(logo_face(centre_y=0.5, bar=True, word=False), 1)
+    assert read_face(face, replace(PROFILE, blank_needs_logo=False)).halves[1].pips > 0  # the letters alone
+    reading = read_face(face, PROFILE)
+    assert all(h.logo and h.pips == 0 for h in reading.halves)
+    assert min(h.confidence for h in reading.halves) >= PROFILE.logo_confidence
+
+
+def test_a_wide_emblem_out_of_focus_is_still_the_logo():
+    # so wide a ring raises the face's median around it: tested against that, part of the ring was lost and
+    # the emblem, no longer closed, read as a pip
+    face = blank_face()
+    c, r = (W // 2, W // 2), 0.44 * W
+    cv2.circle(face, c, int(r), INK, max(1, int(0.06 * W)), cv2.LINE_AA)
+    cv2.circle(face, c, int(0.72 * r), INK, max(1, int(0.025 * W)), cv2.LINE_AA)
+    star = [(c[0] + r * (0.55 if k % 2 == 0 else 0.25) * np.cos(np.pi * k / 6 - np.pi / 2),
+             c[1] + r * (0.55 if k % 2 == 0 else 0.25) * np.sin(np.pi * k / 6 - np.pi / 2)) for k in range(12)]
+    cv2.fillPoly(face, [np.round(star).astype(np.int32)], INK, cv2.LINE_AA)
+    cv2.line(face, (int(0.1 * W), W), (int(0.9 * W), W), INK, max(2, int(0.04 * W)), cv2.LINE_AA)
+    reading = read_face(cv2.GaussianBlur(face, (0, 0), 3), PROFILE)
+    assert all(h.logo and h.pips == 0 for h in reading.halves)
 
 
 def test_pips_are_no_emblem():

@@ -1,8 +1,8 @@
 """Find the logo tile from its emblem: the double-blank often has no divider to start from.
 
 Entry points: ``logo_faces(lab, inks, profile) -> list[np.ndarray]`` (quadrilaterals, working-image xy)
-and ``logo_axes(inks, profile) -> list[LogoAxis]`` (where the tile lies, for ``find`` to fit its edges);
-``emblems(inks, profile)`` finds the rings once for both.
+and ``logo_axes(inks, profile, rings) -> list[LogoAxis]`` (where the tile lies, for ``find`` to fit its edges);
+``emblems(lab, inks, profile)`` finds the rings once for both.
 
 How: the logo's emblem is a ring (a round mark with a hole), so the ink marks that are round outside and
 hollow inside are emblem candidates. Around each, the face colour is sampled just outside the ring; then
@@ -31,9 +31,10 @@ from companion.vision.profile import Profile
 from companion.vision.regions import tile_quad
 
 
-def _emblems(ink: np.ndarray, profile: Profile) -> list[tuple[np.ndarray, float]]:
-    """(centre xy, outer diameter) of each ring-shaped ink mark: round as a whole, or with most of its
-    outline on one circle (a divider drawn through the emblem sticks out of it on both sides)."""
+def _emblems(lab: np.ndarray, ink: np.ndarray, profile: Profile) -> list[tuple[np.ndarray, float]]:
+    """(centre xy, outer diameter) of each ring-shaped ink mark: round as a whole, with most of its
+    outline on one circle (a divider drawn through the emblem sticks out of it on both sides), or with ink
+    all round the ellipse its holes fill (grain lines or the divider joined to it)."""
     contours, hierarchy = cv2.findContours(ink.astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
     if hierarchy is None:
         return []
@@ -42,28 +43,92 @@ def _emblems(ink: np.ndarray, profile: Profile) -> list[tuple[np.ndarray, float]
     for k, c in enumerate(contours):
         if hierarchy[0][k][3] != -1 or hierarchy[0][k][2] == -1:
             continue  # a hole, or a mark without a hole
-        area = cv2.contourArea(c)
-        hole, child = 0.0, hierarchy[0][k][2]
+        holes, child = [], hierarchy[0][k][2]
         while child != -1:
-            hole = max(hole, cv2.contourArea(contours[child]))
+            holes.append(contours[child])
             child = hierarchy[0][child][0]
-        if hole < profile.emblem_min_hole * area:
-            continue
-        (cx, cy), radius = cv2.minEnclosingCircle(c)
-        centre = np.array([cx, cy])
-        peri = max(cv2.arcLength(c, True), 1.0)
-        if 4 * np.pi * area / peri ** 2 < profile.emblem_min_circularity or area < 0.6 * np.pi * radius ** 2:
-            m = cv2.moments(c)  # not round as a whole: is most of its outline on one circle?
-            if m["m00"] <= 0 or len(c) < 12:
-                continue
-            centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-            radii = np.linalg.norm(c.reshape(-1, 2) - centre, axis=1)
-            radius = float(np.median(radii))
-            if np.mean(np.abs(radii - radius) <= profile.emblem_ring_band * radius) < profile.emblem_min_on_circle:
-                continue
-        if profile.emblem_min_size <= 2 * radius <= profile.emblem_max_size * longer:
-            out.append((centre, 2 * radius))
+        ring = _round_ring(c, holes, profile) or _covered_ring(lab, ink, holes, profile)
+        if ring is not None and profile.emblem_min_size <= ring[1] <= profile.emblem_max_size * longer:
+            out.append(ring)
     return out
+
+
+def _round_ring(c: np.ndarray, holes: list[np.ndarray], profile: Profile) -> tuple[np.ndarray, float] | None:
+    area = cv2.contourArea(c)
+    if max(cv2.contourArea(h) for h in holes) < profile.emblem_min_hole * area:
+        return None
+    (cx, cy), radius = cv2.minEnclosingCircle(c)
+    centre = np.array([cx, cy])
+    peri = max(cv2.arcLength(c, True), 1.0)
+    if 4 * np.pi * area / peri ** 2 < profile.emblem_min_circularity or area < 0.6 * np.pi * radius ** 2:
+        m = cv2.moments(c)  # not round as a whole: is most of its outline on one circle?
+        if m["m00"] <= 0 or len(c) < 12:
+            return None
+        centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+        radii = np.linalg.norm(c.reshape(-1, 2) - centre, axis=1)
+        radius = float(np.median(radii))
+        if np.mean(np.abs(radii - radius) <= profile.emblem_ring_band * radius) < profile.emblem_min_on_circle:
+            return None
+    return centre, 2 * radius
+
+
+def _covered_ring(lab: np.ndarray, ink: np.ndarray, holes: list[np.ndarray],
+                  profile: Profile) -> tuple[np.ndarray, float] | None:
+    """A ring whose outline tells nothing (joined to grain lines, crossed by the divider): its holes, alone
+    or together (a divider across it parts them), fill an ellipse, ink runs nearly all round it, and the
+    face inside it is the face outside it."""
+    holes = [h for h in holes if cv2.contourArea(h) >= (profile.emblem_min_size / 4) ** 2]
+    groups = [holes] + [[h] for h in holes] if len(holes) > 1 else [holes]
+    for group in groups[:1 + profile.emblem_max_holes]:
+        if not group:
+            continue
+        x, y, bw, bh = cv2.boundingRect(np.vstack(group))
+        pad = max(bw, bh) // 4 + 2
+        filled = np.zeros((bh + 2 * pad, bw + 2 * pad), np.uint8)
+        cv2.drawContours(filled, [g - [x - pad, y - pad] for g in group], -1, 1, -1)
+        size = int(profile.emblem_strip_close * max(bw, bh)) | 1  # the divider's strip between the parts
+        filled = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        outer, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        inside = max(outer, key=cv2.contourArea)
+        if len(inside) < 8:
+            continue
+        (ex, ey), (a, b), angle = cv2.fitEllipse(inside)
+        if max(a, b) < profile.emblem_cover_min_size or min(a, b) < profile.emblem_min_axes * max(a, b) or \
+                cv2.contourArea(inside) < profile.emblem_hole_fill * np.pi * a * b / 4:
+            continue
+        # its outline on the ellipse all round (a square cell of a check cloth bulges at its corners)
+        rot = np.deg2rad(angle)
+        d = inside.reshape(-1, 2) - [ex, ey]
+        u = (d[:, 0] * np.cos(rot) + d[:, 1] * np.sin(rot)) / (a / 2)
+        v = (-d[:, 0] * np.sin(rot) + d[:, 1] * np.cos(rot)) / (b / 2)
+        if np.mean(np.abs(np.hypot(u, v) - 1) <= profile.emblem_ring_band) < profile.emblem_min_on_circle:
+            continue
+        centre = np.array([ex, ey]) + [x - pad, y - pad]
+        t = np.linspace(0, 2 * np.pi, 72, endpoint=False)
+        ux, uy = a / 2 * np.cos(t), b / 2 * np.sin(t)
+        ring = np.stack([ux * np.cos(rot) - uy * np.sin(rot), ux * np.sin(rot) + uy * np.cos(rot)], axis=1)
+
+        def on(scale: float) -> tuple[np.ndarray, np.ndarray]:  # (is ink, Lab colour) round the ellipse
+            pts = np.round(centre + scale * ring).astype(int)
+            ok = (pts[:, 0] >= 0) & (pts[:, 1] >= 0) & (pts[:, 0] < ink.shape[1]) & (pts[:, 1] < ink.shape[0])
+            ys, xs = np.clip(pts[:, 1], 0, ink.shape[0] - 1), np.clip(pts[:, 0], 0, ink.shape[1] - 1)
+            return ok & ink[ys, xs], np.where(ok[:, None], lab[ys, xs].astype(np.float32), np.nan)
+
+        best, at = max((float(np.mean(on(scale)[0])), scale) for scale in (1.03, 1.08, 1.14, 1.2))
+        out_ink, out_lab = on(profile.emblem_out_scale)
+        # a ring, not a hole in a field of ink (a check cloth's cell): little ink a little further out
+        if best < profile.emblem_min_cover or np.mean(out_ink) > profile.emblem_max_cover_out:
+            continue
+        # ... and drawn on one face: a cell of a check cloth edged by ink inside is darker than around it
+        in_ink, in_lab = on(profile.emblem_in_scale)
+        ring_ink, ring_lab = on(at)
+        inside = np.nanmedian(in_lab[~in_ink], axis=0) if np.any(~in_ink) else None
+        outside = np.nanmedian(out_lab[~out_ink], axis=0)
+        mark = np.nanmedian(ring_lab[ring_ink], axis=0)
+        if inside is not None and lab_distance(inside, outside) <= \
+                profile.emblem_face_same * lab_distance(mark, outside):
+            return centre, float(max(a, b)) * (at + 0.05)
+    return None
 
 
 @dataclass(frozen=True)
@@ -79,25 +144,23 @@ class LogoAxis:
     marks: tuple[int, int, np.ndarray]  # (x0, y0, bool mask): the logo's own ink (emblem, word), face not edge
 
 
-def emblems(inks: list[np.ndarray], profile: Profile) -> list[tuple[np.ndarray, float, int]]:
+def emblems(lab: np.ndarray, inks: list[np.ndarray], profile: Profile) -> list[tuple[np.ndarray, float, int]]:
     """Every ring-shaped mark: ``(centre xy, outer diameter, index of the ink mask it is in)``, one polarity
     at a time (a pale face on a dark lawn is all "light ink", the logo on it dark ink)."""
     if profile.emblem_rays <= 0:
         return []
-    return [(centre, d, k) for k, ink in enumerate(inks) for centre, d in _emblems(ink, profile)]
+    return [(centre, d, k) for k, ink in enumerate(inks) for centre, d in _emblems(lab, ink, profile)]
 
 
-def logo_axes(inks: list[np.ndarray], profile: Profile,
-              rings: list[tuple[np.ndarray, float, int]] | None = None) -> list[LogoAxis]:
-    """The tile around each emblem (``rings``, from ``emblems``; found here if not given), from the word
-    mark printed beside it along the tile.
+def logo_axes(inks: list[np.ndarray], profile: Profile, rings: list[tuple[np.ndarray, float, int]]) -> list[LogoAxis]:
+    """The tile around each emblem (``rings``, from ``emblems``), from the word mark printed beside it along
+    the tile.
 
     The word's letters lie in a row along the tile's length: beyond the emblem (a logo in one half; the
     tile's middle lies halfway to the word) or beside it (a logo over the divider; the tile's middle is
     next to the emblem's). A row of letters that merged into one bar counts as a row too. Every reading
     the marks allow is given; the faces they lead to are judged by the caller.
     """
-    rings = emblems(inks, profile) if rings is None else rings
     out = []
     for k, ink in enumerate(inks):
         for centre, diameter in _distinct([(c, d) for c, d, kk in rings if kk == k]):
@@ -260,7 +323,7 @@ def logo_faces(lab: np.ndarray, inks: list[np.ndarray], profile: Profile,
         return []
     h, w = inks[0].shape
     quads = []
-    rings = emblems(inks, profile) if rings is None else rings
+    rings = emblems(lab, inks, profile) if rings is None else rings
     for centre, diameter, k in rings:
         ink = inks[k]
         reach = profile.emblem_reach * diameter + 2

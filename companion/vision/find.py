@@ -1080,7 +1080,7 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
     cands += _extended_fits(gray, lines, fitted, spots, lab, profile)
     cands += [_region_candidate(q, gray.shape, profile)
               for region in face_regions(lab, masks[:n_primary], profile) for q in _region_readings(region, profile)]
-    rings = emblems(masks[:n_primary], profile)  # the logo tile, its divider often absent
+    rings = emblems(lab, masks[:n_primary], profile)  # the logo tile, its divider often absent
     cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile, rings)]
     cands += _logo_fits(lab, masks[:n_primary], spots, profile, rings)
     cands = _dedupe(cands, profile)

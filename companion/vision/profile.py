@@ -129,6 +129,19 @@ class Profile:
     emblem_min_on_circle: float = 0.7  # ... this fraction of its outline on one circle (a divider crossing it)
     emblem_ring_band: float = 0.12  # ... within this fraction of its radius
     emblem_min_hole: float = 0.15  # its largest hole / its area
+    # ... or, its outline joined to other marks, its holes fill an ellipse (the divider's strip across it
+    # closed over this fraction of their size) ...
+    emblem_strip_close: float = 0.2
+    emblem_hole_fill: float = 0.85  # ... this much of it (hole area / the fitted ellipse's)
+    emblem_min_axes: float = 0.5  # ... no flatter than this (tilted up to 60 degrees), its outline as close
+    #   to that ellipse as a round outline's to its circle, at least this many pixels across ...
+    emblem_cover_min_size: float = 12.0
+    emblem_min_cover: float = 0.85  # ... and ink covers this fraction of the way round it ...
+    emblem_max_cover_out: float = 0.4  # ... but at most this fraction of the way round an ellipse ...
+    emblem_out_scale: float = 1.45  # ... this many times as large (grain lines and the divider cross it)
+    emblem_in_scale: float = 0.85  # ... and the face this far in (between its ring and what it holds) ...
+    emblem_face_same: float = 0.5  # ... differs from the face outside by at most this part of the ring's contrast
+    emblem_max_holes: int = 4  # holes of one mark tried alone (grain joined on can close off more)
     emblem_reach: float = 3.6  # rays go this many emblem diameters (the tile is up to about 4.2 long)
     emblem_exit_run: float = 0.12  # a ray stops where it stays off the face colour this far (diameters)
     emblem_blur: float = 0.06  # the colour distance is smoothed over this (diameters): grain is not an edge

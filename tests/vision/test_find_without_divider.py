@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion.vision import read_tiles
-from companion.vision.emblem import logo_faces
+from companion.vision.emblem import emblems, logo_faces
 from companion.vision.find import ink_masks
 from companion.vision.profile import Profile
 from companion.vision.regions import face_regions
@@ -116,6 +116,51 @@ def test_an_emblem_crossed_by_the_divider_is_still_a_ring():
     inks = ink_masks(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), profile)[:2]
     quads = logo_faces(cv2.cvtColor(img, cv2.COLOR_BGR2LAB), inks, profile)
     assert quads and min(_corner_error(q, corners) for q in quads) < 0.2 * 110
+
+
+def _emblem_in_grain(tilt: float) -> tuple[np.ndarray, tuple[float, float], float]:
+    """Pine with dark grain lines running into the emblem's ring, the divider drawn through it and through
+    the star at its middle; seen ``tilt`` (the ring an ellipse of axes 1 : tilt). Returns the image, the
+    emblem's centre and its outer diameter."""
+    img = np.full((600, 800, 3), (120, 175, 210), np.uint8)
+    rng = np.random.default_rng(5)
+    img = np.clip(img + rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    ink, c, r = (45, 55, 70), (400, 300), 34
+    axes = (r, int(round(r * tilt)))
+    for y in (-0.9, -0.5, 0.3, 0.8):  # grain along the tile, running into the ring (printed over inside it)
+        cv2.line(img, (80, int(c[1] + y * axes[1])), (720, int(c[1] + y * axes[1]) + 2), ink, 2, cv2.LINE_AA)
+    cv2.ellipse(img, c, axes, 0, 0, 360, (120, 175, 210), -1, cv2.LINE_AA)
+    cv2.ellipse(img, c, axes, 0, 0, 360, ink, 5, cv2.LINE_AA)
+    cv2.ellipse(img, c, (int(0.72 * axes[0]), int(0.72 * axes[1])), 0, 0, 360, ink, 2, cv2.LINE_AA)
+    star = [(c[0] + r * (0.55 if k % 2 == 0 else 0.25) * np.cos(np.pi * k / 6),
+             c[1] + r * tilt * (0.55 if k % 2 == 0 else 0.25) * np.sin(np.pi * k / 6)) for k in range(12)]
+    cv2.fillPoly(img, [np.round(star).astype(np.int32)], ink, cv2.LINE_AA)
+    cv2.line(img, (c[0], 200), (c[0], 400), ink, 4, cv2.LINE_AA)  # the divider, across the tile
+    return img, c, 2 * r + 5
+
+
+@pytest.mark.parametrize("tilt", [1.0, 0.7])
+def test_an_emblem_joined_to_grain_and_crossed_by_the_divider_is_a_ring(tilt):
+    # its outline runs off along the grain and the divider, so neither its roundness nor its outline on one
+    # circle tells it; its holes still fill an ellipse with ink all round it
+    img, c, d = _emblem_in_grain(tilt)
+    profile = Profile()
+    inks = ink_masks(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), profile)[:2]
+    found = emblems(cv2.cvtColor(img, cv2.COLOR_BGR2LAB), inks, profile)
+    assert any(np.linalg.norm(centre - c) < 0.1 * d and abs(size - d) < 0.2 * d for centre, size, _ in found)
+
+
+def test_a_check_cloth_holds_no_emblem():
+    # each dark cell is edged by ink on its inside: a hole with ink all round it, but darker than around it
+    img = np.zeros((480, 640, 3), np.uint8)
+    yy, xx = np.mgrid[0:480, 0:640]
+    u, v = ((xx + yy) // 45) % 2, ((xx - yy) // 45) % 2  # squares turned 45 degrees
+    img[:] = np.where((u + v)[..., None] == 2, (40, 110, 30), np.where((u + v)[..., None] == 1, (110, 170, 110),
+                                                                       (225, 230, 225))).astype(np.uint8)
+    img = cv2.GaussianBlur(img, (0, 0), 1.2)
+    profile = Profile()
+    inks = ink_masks(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), profile)[:2]
+    assert emblems(cv2.cvtColor(img, cv2.COLOR_BGR2LAB), inks, profile) == []
 
 
 def test_two_tiles_end_to_end_with_no_seam_between_them_are_two_faces():

@@ -122,13 +122,17 @@ def _covered_ring(lab: np.ndarray, ink: np.ndarray, holes: list[np.ndarray],
         # ... and drawn on one face: a cell of a check cloth edged by ink inside is darker than around it
         in_ink, in_lab = on(profile.emblem_in_scale)
         ring_ink, ring_lab = on(at)
-        inside = np.nanmedian(in_lab[~in_ink], axis=0) if np.any(~in_ink) else None
-        outside = np.nanmedian(out_lab[~out_ink], axis=0)
-        mark = np.nanmedian(ring_lab[ring_ink], axis=0)
-        if inside is not None and lab_distance(inside, outside) <= \
-                profile.emblem_face_same * lab_distance(mark, outside):
+        inside, outside, mark = (_median(in_lab[~in_ink]), _median(out_lab[~out_ink]), _median(ring_lab[ring_ink]))
+        if inside is not None and outside is not None and \
+                lab_distance(inside, outside) <= profile.emblem_face_same * lab_distance(mark, outside):
             return centre, float(max(a, b)) * (at + 0.05)
     return None
+
+
+def _median(colours: np.ndarray) -> np.ndarray | None:
+    """The median of the (n, 3) colours sampled inside the image (rows of NaN lie outside it), if any."""
+    seen = colours[~np.isnan(colours[:, 0])]
+    return np.median(seen, axis=0) if len(seen) else None
 
 
 @dataclass(frozen=True)

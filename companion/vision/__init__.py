@@ -28,7 +28,7 @@ import numpy as np  # noqa: E402
 
 from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision.find import find_faces  # noqa: E402
-from companion.vision.pips import grain_across, read_face, rectify  # noqa: E402
+from companion.vision.pips import grain_across, halves_apart, read_face, rectify  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 
 __all__ = ["Profile", "Reading", "TileReading", "VisionInputError", "read_tiles", "NO_TILE_WARNING"]
@@ -106,6 +106,8 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
         face = rectify(work, corners, profile)
         if profile.max_grain_across < 1 and grain_across(face, profile) > profile.max_grain_across:
             return None  # the grain runs across it: a piece of a face taken sideways
+        if profile.halves_max_apart > 0 and halves_apart(face, profile) > profile.halves_max_apart:
+            return None  # its halves differ in colour: half a tile and the ground beyond its end
         reading = read_face(face, profile, strict=True)
         logo = any(h.logo for h in reading.halves)
         pips = sum(h.pips for h in reading.halves)

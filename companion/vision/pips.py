@@ -80,8 +80,10 @@ def _marks(ink: np.ndarray, margin: int, outer_top: bool, profile: Profile) -> l
     return out
 
 
-def _is_pip(area: float, circ: float, profile: Profile) -> bool:
-    return profile.pip_area_min <= area <= profile.pip_area_max and circ >= profile.pip_min_circularity
+def _is_pip(mark: _Mark, profile: Profile) -> bool:
+    # (a leaf or a long chip on a plank is roundish by its outline, but three times as long as wide or more)
+    return profile.pip_area_min <= mark.area <= profile.pip_area_max and \
+        mark.circularity >= profile.pip_min_circularity and mark.elongation <= profile.pip_max_elongation
 
 
 def _read_half(marks: list[_Mark], ref: float | None, centre: tuple[float, float], profile: Profile) -> HalfReading:
@@ -93,8 +95,8 @@ def _read_half(marks: list[_Mark], ref: float | None, centre: tuple[float, float
         area = mark.area
         if mark.edge and area > profile.pip_area_max:
             odd_area += profile.pip_area_min  # ground or shadow let in by a loose outline, not a mark
-        elif _is_pip(area, mark.circularity, profile) and (ref is None or ref / profile.pip_size_ratio <= area
-                                                           <= ref * profile.pip_size_ratio):
+        elif _is_pip(mark, profile) and (ref is None or ref / profile.pip_size_ratio <= area
+                                         <= ref * profile.pip_size_ratio):
             pips += 1
             where.append((*mark.centre, 1))
         elif area >= profile.logo_min_area and mark.elongation <= profile.logo_max_elongation:
@@ -165,6 +167,18 @@ def _divider_row(ink: np.ndarray, margin: int, profile: Profile) -> int:
             if best_key is None or key < best_key:
                 best, best_key = int(round(cents[i][1] + lo)), key
     return best
+
+
+def halves_apart(face_bgr: np.ndarray, profile: Profile) -> float:
+    """How far apart the two halves' face colours lie in hue and saturation (Lab a, b units; their medians,
+    so the marks count little). A tile is one piece of wood: a shadow across it changes mostly its
+    lightness, while half a tile and the ground beyond its end differ in colour."""
+    w = profile.rect_width
+    m = max(1, int(round(profile.face_margin * w)))
+    lab = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2LAB)
+    first = np.median(lab[m:w - m, m:w - m].reshape(-1, 3), axis=0)
+    second = np.median(lab[w + m:2 * w - m, m:w - m].reshape(-1, 3), axis=0)
+    return float(np.hypot(first[1] - second[1], first[2] - second[2]))
 
 
 def grain_across(face_bgr: np.ndarray, profile: Profile) -> float:
@@ -259,7 +273,7 @@ def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -
     band = int(round(profile.divider_band * w))
     ink[max(0, split - band):split + band] = 0  # the divider, and pips' shadows beside it
     marks = (_marks(ink[:split], m, True, profile), _marks(ink[split:], m, False, profile))
-    clean = [mark.area for half in marks for mark in half if _is_pip(mark.area, mark.circularity, profile)]
+    clean = [mark.area for half in marks for mark in half if _is_pip(mark, profile)]
     ref = float(np.median(clean)) if clean else None
     centres = ((w / 2, w / 2), (w / 2, 1.5 * w - split))  # each half's centre, on its own part of the face
     top, bottom = (HalfReading(0, True, profile.logo_confidence) if emblem[k] else

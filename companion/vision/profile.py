@@ -179,6 +179,7 @@ class Profile:
     pip_area_min: float = 0.006  # pip area in square tile widths (radius 0.044)
     pip_area_max: float = 0.06  # (radius 0.138)
     pip_min_circularity: float = 0.55  # 4*pi*area/perimeter^2
+    pip_max_elongation: float = 2.8  # long over short side (a pip seen through a loose outline is stretched)
     pip_off_centre_free: float = 0.06  # the pips' centroid may lie this far (tile widths) from its half's centre
     pip_off_centre_span: float = 0.12  # ... beyond it the half's confidence falls over this distance
     pip_off_centre_cost: float = 0.6  # ... by up to this fraction
@@ -193,6 +194,7 @@ class Profile:
     logo_confidence: float = 0.9  # confidence of a half read as the logo from its emblem
     max_grain_across: float = 0.15  # a face whose texture runs across it more than this (-1 along .. 1 across)
     #   is no tile: wooden tiles have the grain along their length (1: not checked, for plain sets)
+    halves_max_apart: float = 14.0  # a face whose halves differ more in colour (Lab a, b) is no tile (0: off)
     grain_min_energy: float = 1.0  # squared gradient (grey levels per pixel) of texture too faint to be grain
     dim_pips_confidence: float = 0.9  # a face whose pips show only at the dim-light contrast is a tile if
     #   they read this clearly (found from its divider only) ...

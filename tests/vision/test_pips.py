@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.pips import read_face
+from companion.vision.pips import halves_apart, read_face
 from companion.vision.profile import Profile
 from drawing import LAYOUTS
 
@@ -111,6 +111,29 @@ def test_pips_are_no_emblem():
     reading = read_face(pip_face((6, 6), radius=0.11), PROFILE)
     assert not any(h.logo for h in reading.halves)
     assert tuple(h.pips for h in reading.halves) == (6, 6)
+
+
+@pytest.mark.parametrize("angle", [0, 35, 90])
+def test_a_leaf_is_no_pip(angle):
+    # a leaf (or a long chip) lying on a tile, or on a plank taken for one, is as big as a pip and roundish
+    # by its outline, but three times as long as wide or more
+    face = pip_face((3, 0))
+    cv2.ellipse(face, (W // 2, int(1.5 * W)), (int(0.17 * W), int(0.05 * W)), angle, 0, 360, (40, 70, 90), -1,
+                cv2.LINE_AA)
+    reading = read_face(face, PROFILE)
+    assert tuple(h.pips for h in reading.halves) == (3, 0)
+
+
+def test_a_shadow_over_one_half_leaves_the_halves_one_colour_but_the_ground_does_not():
+    face = pip_face((2, 5))
+    dark = face.copy()
+    dark[W:] = (dark[W:] * 0.6).astype(np.uint8)  # the shadow of a neighbour over one half
+    ground = face.copy()
+    ground[W + 4:] = (128, 130, 132)  # half a tile and the grey deck beyond its end
+    limit = PROFILE.halves_max_apart
+    assert halves_apart(face, PROFILE) < 0.2 * limit
+    assert halves_apart(dark, PROFILE) < limit  # (the shadow lowers the saturation a little)
+    assert halves_apart(ground, PROFILE) > 2 * limit
 
 
 def shaded(face: np.ndarray, *, darker: float, soft: float = 6.0) -> np.ndarray:

@@ -1,8 +1,8 @@
 """Find the logo tile from its emblem: the double-blank often has no divider to start from.
 
 Entry points: ``logo_faces(lab, inks, profile) -> list[np.ndarray]`` (quadrilaterals, working-image xy)
-and ``logo_axes(inks, profile, rings) -> list[LogoAxis]`` (where the tile lies, for ``find`` to fit its edges);
-``emblems(lab, inks, profile)`` finds the rings once for both.
+and ``logo_axes(inks, profile, rings) -> list[LogoAxis]`` (where the tile lies, for ``find`` to fit its
+edges); ``emblems(lab, inks, profile)`` finds the rings once for both.
 
 How: the logo's emblem is a ring (a round mark with a hole), so the ink marks that are round outside and
 hollow inside are emblem candidates. Around each, the face colour is sampled just outside the ring; then
@@ -54,6 +54,8 @@ def _emblems(lab: np.ndarray, ink: np.ndarray, profile: Profile) -> list[tuple[n
 
 
 def _round_ring(c: np.ndarray, holes: list[np.ndarray], profile: Profile) -> tuple[np.ndarray, float] | None:
+    """(centre, diameter) of the mark outlined by ``c``, with ``holes``, if it is a ring: a large hole, and
+    round as a whole or with most of its outline on one circle."""
     area = cv2.contourArea(c)
     if max(cv2.contourArea(h) for h in holes) < profile.emblem_min_hole * area:
         return None
@@ -87,18 +89,19 @@ def _covered_ring(lab: np.ndarray, ink: np.ndarray, holes: list[np.ndarray],
         filled = np.zeros((bh + 2 * pad, bw + 2 * pad), np.uint8)
         cv2.drawContours(filled, [g - [x - pad, y - pad] for g in group], -1, 1, -1)
         size = int(profile.emblem_strip_close * max(bw, bh)) | 1  # the divider's strip between the parts
-        filled = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        filled = cv2.morphologyEx(filled, cv2.MORPH_CLOSE, disc)
         outer, _ = cv2.findContours(filled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-        inside = max(outer, key=cv2.contourArea)
-        if len(inside) < 8:
+        rim = max(outer, key=cv2.contourArea)
+        if len(rim) < 8:
             continue
-        (ex, ey), (a, b), angle = cv2.fitEllipse(inside)
+        (ex, ey), (a, b), angle = cv2.fitEllipse(rim)
         if max(a, b) < profile.emblem_cover_min_size or min(a, b) < profile.emblem_min_axes * max(a, b) or \
-                cv2.contourArea(inside) < profile.emblem_hole_fill * np.pi * a * b / 4:
+                cv2.contourArea(rim) < profile.emblem_hole_fill * np.pi * a * b / 4:
             continue
         # its outline on the ellipse all round (a square cell of a check cloth bulges at its corners)
         rot = np.deg2rad(angle)
-        d = inside.reshape(-1, 2) - [ex, ey]
+        d = rim.reshape(-1, 2) - [ex, ey]
         u = (d[:, 0] * np.cos(rot) + d[:, 1] * np.sin(rot)) / (a / 2)
         v = (-d[:, 0] * np.sin(rot) + d[:, 1] * np.cos(rot)) / (b / 2)
         if np.mean(np.abs(np.hypot(u, v) - 1) <= profile.emblem_ring_band) < profile.emblem_min_on_circle:
@@ -114,7 +117,7 @@ def _covered_ring(lab: np.ndarray, ink: np.ndarray, holes: list[np.ndarray],
             ys, xs = np.clip(pts[:, 1], 0, ink.shape[0] - 1), np.clip(pts[:, 0], 0, ink.shape[1] - 1)
             return ok & ink[ys, xs], np.where(ok[:, None], lab[ys, xs].astype(np.float32), np.nan)
 
-        best, at = max((float(np.mean(on(scale)[0])), scale) for scale in (1.03, 1.08, 1.14, 1.2))
+        best, at = max((float(np.mean(on(scale)[0])), scale) for scale in profile.emblem_ring_scales)
         out_ink, out_lab = on(profile.emblem_out_scale)
         # a ring, not a hole in a field of ink (a check cloth's cell): little ink a little further out
         if best < profile.emblem_min_cover or np.mean(out_ink) > profile.emblem_max_cover_out:

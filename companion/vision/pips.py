@@ -122,11 +122,11 @@ def _read_half(marks: list[_Mark], ref: float | None, centre: tuple[float, float
     return HalfReading(pips, False, float(conf), off)
 
 
-def _emblem_halves(ink: np.ndarray, split: int, profile: Profile) -> tuple[bool, bool]:
+def _emblem_halves(ink: np.ndarray, split: int, profile: Profile, min_hole: float | None = None) -> tuple[bool, bool]:
     """Which halves the logo's emblem lies on: a large round mark with a hole (a ring), looked for on the
     whole face, since a logo centred over the divider is cut in two by the divider band. Its holes together
     (a divider drawn through the ring splits them, and may join the word mark to it) are at least
-    ``logo_min_hole`` of the mark's area, outline included.
+    ``min_hole`` (default ``logo_min_hole``) of the mark's area, outline included.
     """
     w = profile.rect_width
     contours, hierarchy = cv2.findContours(ink, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE)
@@ -145,7 +145,7 @@ def _emblem_halves(ink: np.ndarray, split: int, profile: Profile) -> tuple[bool,
         while child != -1:
             hole += cv2.contourArea(contours[child])
             child = hierarchy[0][child][0]
-        if roundness < profile.logo_min_roundness or hole < profile.logo_min_hole * area:
+        if roundness < profile.logo_min_roundness or hole < (min_hole or profile.logo_min_hole) * area:
             continue
         _, y, _, bh = cv2.boundingRect(c)
         on[0] |= y < split - profile.logo_reach * bh
@@ -212,10 +212,12 @@ def grain_across(face_bgr: np.ndarray, profile: Profile) -> float:
     return (syy - sxx) / max(sxx + syy + floor, 1e-6)
 
 
-def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarray, int, np.ndarray]:
+def _ink(face_bgr: np.ndarray, profile: Profile,
+         strict: bool) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
     """The pip-ink mask (uint8 0/1) of a rectified face, its bevel margin cleared, its divider row, and the
-    ink before it was tested against the face around it (a mark as large as the logo's emblem raises the
-    median around its own ring and would lose a part of it there)."""
+    two masks the logo's emblem is looked for in: the ink before it was tested against the face around it
+    (a mark as large as the emblem raises the median around its own ring and would lose a part of it
+    there), and the same at ``logo_ink_ratio`` of the contrast."""
     w = profile.rect_width
     lab = cv2.cvtColor(face_bgr, cv2.COLOR_BGR2LAB)
     m = max(1, int(round(profile.face_margin * w)))
@@ -242,6 +244,7 @@ def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarr
                 and upper.mean() >= profile.pip_contrast_dim and upper.mean() >= profile.pip_otsu_ratio * lower.mean()):
             thr = min(thr, max(otsu, profile.pip_contrast_dim * 0.6))
     ink = plain = dist > thr
+    faint = dist > thr * profile.logo_ink_ratio
     k = int(round(profile.pip_background_window * w)) | 1
     if k > 1 and not strict:
         # ink must also stand out from the face around it (its median colour over a window much wider than
@@ -254,10 +257,11 @@ def _ink(face_bgr: np.ndarray, profile: Profile, strict: bool) -> tuple[np.ndarr
     tested = ink is not plain
     ink = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, disc)
     plain = cv2.morphologyEx(plain.astype(np.uint8), cv2.MORPH_OPEN, disc) if tested else ink
+    faint = cv2.morphologyEx(faint.astype(np.uint8), cv2.MORPH_OPEN, disc)
     split = _divider_row(ink, m, profile)
     valid = np.zeros_like(ink)
     valid[m:2 * w - m, m:w - m] = 1
-    return ink & valid, split, plain & valid
+    return ink & valid, split, plain & valid, faint & valid
 
 
 def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -> FaceReading:
@@ -268,8 +272,10 @@ def read_face(face_bgr: np.ndarray, profile: Profile, *, strict: bool = False) -
     """
     w = profile.rect_width
     m = max(1, int(round(profile.face_margin * w)))
-    ink, split, plain = _ink(face_bgr, profile, strict)
+    ink, split, plain, faint = _ink(face_bgr, profile, strict)
     emblem = _emblem_halves(plain, split, profile)
+    if not any(emblem) and profile.logo_ink_ratio < 1:
+        emblem = _emblem_halves(faint, split, profile, profile.logo_faint_hole)
     band = int(round(profile.divider_band * w))
     ink[max(0, split - band):split + band] = 0  # the divider, and pips' shadows beside it
     marks = (_marks(ink[:split], m, True, profile), _marks(ink[split:], m, False, profile))

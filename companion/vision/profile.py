@@ -192,6 +192,9 @@ class Profile:
     logo_min_hole: float = 0.15  # a mark of logo_min_area (outline included) whose holes take this much of it
     logo_min_roundness: float = 0.75  # ... and whose convex hull is this round (4*pi*area/perimeter^2)
     logo_reach: float = 0.25  # ... is on each half that holds this fraction of its height
+    logo_ink_ratio: float = 0.7  # not found so: looked for in ink of this part of the pips' contrast (a
+    #   faint, blurred ring) ...
+    logo_faint_hole: float = 0.5  # ... with holes this large (pips run together there enclose less)
     logo_confidence: float = 0.9  # confidence of a half read as the logo from its emblem
     max_grain_across: float = 0.15  # a face whose texture runs across it more than this (-1 along .. 1 across)
     #   is no tile: wooden tiles have the grain along their length (1: not checked, for plain sets)

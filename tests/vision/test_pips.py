@@ -73,6 +73,23 @@ def test_an_emblem_on_one_half_makes_that_half_the_logo():
     assert not reading.halves[1].logo
 
 
+def test_a_faint_emblem_out_of_focus_is_still_the_logo():
+    # the ring printed paler than the star at its middle, and blurred: the star sets the face's strongest
+    # contrast, and the thin ring falls short of the pips' threshold for most of its way round
+    face = blank_face()
+    c, r = (W // 2, W // 2), 0.34 * W
+    for radius, width in ((r, 0.05), (0.72 * r, 0.025)):
+        cv2.circle(face, c, int(radius), (75, 110, 135), max(1, int(width * W)), cv2.LINE_AA)
+    star = [(c[0] + r * (0.55 if k % 2 == 0 else 0.25) * np.cos(np.pi * k / 6 - np.pi / 2),
+             c[1] + r * (0.55 if k % 2 == 0 else 0.25) * np.sin(np.pi * k / 6 - np.pi / 2)) for k in range(12)]
+    cv2.fillPoly(face, [np.round(star).astype(np.int32)], INK, cv2.LINE_AA)
+    cv2.line(face, (int(0.1 * W), W), (int(0.9 * W), W), INK, max(2, int(0.04 * W)), cv2.LINE_AA)
+    face = cv2.GaussianBlur(face, (0, 0), 2.0)
+    assert not any(h.logo for h in read_face(face, replace(PROFILE, logo_ink_ratio=1.0)).halves)
+    reading = read_face(face, PROFILE)
+    assert all(h.logo and h.pips == 0 for h in reading.halves)
+
+
 def word_along(face: np.ndarray, half: int) -> np.ndarray:
     """``face`` with the word mark written along the middle of ``half``, as the giant set's logo tile has it."""
     for k, letter in enumerate("DOMINO"):

@@ -145,7 +145,8 @@ def _emblem_halves(ink: np.ndarray, split: int, profile: Profile, min_hole: floa
         while child != -1:
             hole += cv2.contourArea(contours[child])
             child = hierarchy[0][child][0]
-        if roundness < profile.logo_min_roundness or hole < (min_hole or profile.logo_min_hole) * area:
+        if roundness < profile.logo_min_roundness or \
+                hole < (profile.logo_min_hole if min_hole is None else min_hole) * area:
             continue
         _, y, _, bh = cv2.boundingRect(c)
         on[0] |= y < split - profile.logo_reach * bh
@@ -254,10 +255,7 @@ def _ink(face_bgr: np.ndarray, profile: Profile,
         lit = np.clip(around[..., 0].astype(np.float32) / max(float(face[0]), 1.0), 0.0, 1.0)
         ink = ink & (lab_distance(lab, around) > thr * lit)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
-    tested = ink is not plain
-    ink = cv2.morphologyEx(ink.astype(np.uint8), cv2.MORPH_OPEN, disc)
-    plain = cv2.morphologyEx(plain.astype(np.uint8), cv2.MORPH_OPEN, disc) if tested else ink
-    faint = cv2.morphologyEx(faint.astype(np.uint8), cv2.MORPH_OPEN, disc)
+    ink, plain, faint = (cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, disc) for mask in (ink, plain, faint))
     split = _divider_row(ink, m, profile)
     valid = np.zeros_like(ink)
     valid[m:2 * w - m, m:w - m] = 1

@@ -102,7 +102,7 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
     scale = min(1.0, profile.work_max_side / max(height, width))
     work = image_bgr if scale >= 1.0 else cv2.resize(image_bgr, None, fx=scale, fy=scale,
                                                      interpolation=cv2.INTER_AREA)
-    def judge(corners: np.ndarray) -> tuple[float, bool, bool] | None:  # a candidate face read on the working image
+    def judge(corners: np.ndarray) -> tuple[float, bool, bool, bool] | None:  # a candidate face read on the working image
         face = rectify(work, corners, profile)
         if profile.max_grain_across < 1 and grain_across(face, profile) > profile.max_grain_across:
             return None  # the grain runs across it: a piece of a face taken sideways
@@ -117,10 +117,11 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
             lenient = read_face(face, profile)
             if sum(h.pips for h in lenient.halves) and \
                     min(h.confidence for h in lenient.halves) >= profile.dim_pips_confidence:
-                return profile.dim_pips_score, False, False
+                return profile.dim_pips_score, False, False, False
             return None  # nothing on it: a plank, a paving slab or a card, not this set's double-blank
         # two pips or more (all tiles but 0-1, 0-0): clearly a tile, its size a yardstick for the others
-        return min(h.confidence for h in reading.halves), pips >= 2 and not logo, pips > 0 or logo
+        return (min(h.confidence for h in reading.halves), pips >= 2 and not logo, pips > 0 or logo,
+                all((h.pips or h.logo) and h.pips <= profile.max_pips for h in reading.halves))
 
     search = find_faces(work, profile, scale=scale, judge=judge)
     tiles: list[TileReading] = []

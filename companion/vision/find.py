@@ -167,15 +167,19 @@ def _elongated(labels: np.ndarray, n: int, stats: np.ndarray, profile: Profile) 
     return (length / thick >= 0.6 * profile.divider_min_aspect) & (length >= 0.6 * profile.divider_min_len)
 
 
-def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, list[_Line]]:
+def _line_candidates(ink: np.ndarray, profile: Profile, with_straights: bool = False
+                     ) -> tuple[np.ndarray, list[_Line], list[_Line]]:
+    """The ink's components, the thin lines among them and (``with_straights`` and
+    ``profile.divider_straights``) the straight runs inside the marks that are no line as a whole."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     max_len = profile.divider_max_len * min(ink.shape)
-    lines = []
+    lines, straights = [], []
     side = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float64)
     # a line of length l and thickness t has area l*t and a box side of at least l/sqrt(2): blobs go first
     maybe = ((side >= profile.divider_min_len * 0.7) & (stats[:, 4] >= profile.divider_min_len)
              & (side <= max_len * 1.5) & (stats[:, 4] <= 2.2 / profile.divider_min_aspect * side ** 2))
     maybe[0] = False
+    sized = maybe.copy()
     if np.count_nonzero(maybe) > 64:  # many marks (grass, gravel): judge their shape by moments first
         maybe &= _elongated(labels, n, stats, profile)
     if profile.split_max_area > 0:
@@ -202,7 +206,42 @@ def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, lis
                             (x, y, w, h), profile, max_len)
             if line is not None:
                 lines.append(line)
-    return labels, lines
+    if with_straights and profile.divider_straights:
+        found = np.zeros(n, bool)
+        found[[ln.label for ln in lines]] = True
+        runs = sized & ~found & (side >= profile.straight_min_len * profile.divider_min_len)
+        for i in np.flatnonzero(runs):
+            x, y, w, h, _ = stats[i]
+            straights += _straight_parts((labels[y:y + h, x:x + w] == i).astype(np.uint8), (x, y), i, profile,
+                                         max_len)
+    return labels, lines, straights
+
+
+def _straight_parts(comp: np.ndarray, at: tuple[int, int], label: int, profile: Profile,
+                    max_len: float) -> list[_Line]:
+    """Straight runs inside a mark that is no line as a whole: a divider joined to a seam or a tile's edge."""
+    min_len = profile.divider_min_len * profile.straight_min_len
+    segs = cv2.HoughLinesP(comp * 255, 1, np.pi / 180, int(min_len), minLineLength=min_len,
+                           maxLineGap=profile.divider_extend_gap)
+    if segs is None:
+        return []
+    dt = cv2.distanceTransform(cv2.copyMakeBorder(comp, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
+                               cv2.DIST_L2, 3)[1:-1, 1:-1]
+    out = []
+    for x0, y0, x1, y1 in segs.reshape(-1, 4).astype(np.float64):
+        length = float(np.hypot(x1 - x0, y1 - y0)) + 1.0
+        if length > max_len:
+            continue
+        us = np.linspace(0.0, 1.0, max(2, int(length)))
+        xs = np.clip(np.round(x0 + (x1 - x0) * us).astype(int), 0, comp.shape[1] - 1)
+        ys = np.clip(np.round(y0 + (y1 - y0) * us).astype(int), 0, comp.shape[0] - 1)
+        thick = 2.0 * float(np.median(dt[ys, xs]))
+        if thick < 1.0 or length / thick < profile.divider_min_aspect:
+            continue
+        along = np.array([x1 - x0, y1 - y0]) / (length - 1.0)
+        centre = np.array([(x0 + x1) / 2 + at[0], (y0 + y1) / 2 + at[1]])
+        out.append(_Line(label, centre, along, length, thick, (at[0], at[1], comp.shape[1], comp.shape[0])))
+    return out
 
 
 def _spots(ink: np.ndarray, labels: np.ndarray, profile: Profile) -> np.ndarray:
@@ -963,8 +1002,84 @@ def _dedupe(cands: list[_Candidate], profile: Profile) -> list[_Candidate]:
     return kept
 
 
+def _faces_from_straights(straights: list[tuple[_Line, np.ndarray]], lines: list[tuple[_Line, np.ndarray]],
+                          chosen: list[_Candidate], spots: np.ndarray, lab: np.ndarray, profile: Profile,
+                          judge, ref_size: float | None) -> list[_Candidate]:
+    """A second look where the faces ``chosen`` leave room: straight runs inside marks that are no line
+    (a divider joined to a seam or to a tile's edge) fitted as dividers, if about as long as the chosen
+    faces' dividers. A seam between two tiles is such a run too, so these faces never displace a chosen one."""
+    width = float(np.median([min(np.linalg.norm(c.corners[0] - c.corners[1]),
+                                 np.linalg.norm(c.corners[1] - c.corners[2])) for c in chosen]))
+    runs = [(ln, ink) for ln, ink in _distinct_lines(lines + straights, profile)[len(lines):]
+            if profile.straight_span_min * width <= ln.length <= profile.straight_span_max * width
+            and not any(cv2.pointPolygonTest(c.corners.astype(np.float32), (float(ln.center[0]), float(ln.center[1])),
+                                             False) >= 0 for c in chosen)]
+    runs = [(ln, ink) for ln, ink in runs if _pips_both_sides(spots, ln, width)] \
+        if profile.straight_both_marked else runs
+    if not runs:
+        return []
+    seams = _seams_in_line([ln for ln, _ in runs], profile)
+    cands = [c for (ln, ink), at in zip(runs, seams) for c in _fits(ln, ink, spots, lab, profile, at)
+             if _taper(c.corners) <= profile.straight_max_taper]
+    # a face with a blank half is too often half a tile and the ground or a neighbour's blank end
+    cands, strong = _judged(_dedupe(cands, profile), judge, both_marked=profile.straight_both_marked)
+    if ref_size is None and strong:
+        ref_size = float(np.median(list(strong.values())))
+    cands = [c for c in _above_floor(cands, ref_size, profile)
+             if not any(_overlap(c, o) > _SELECT_OVERLAP for o in chosen)]
+    return _select(cands, profile, ref_size)
+
+
+def _pips_both_sides(spots: np.ndarray, line: _Line, width: float) -> bool:
+    """Whether pip-like marks lie on both sides of ``line`` within a tile's half of ``width``."""
+    normal = np.array([-line.along[1], line.along[0]])
+    grid = np.linspace(-0.4, 0.4, 7) * width
+    depth = np.linspace(0.1, 0.9, 7) * width
+    h, w = spots.shape
+    for sign in (1.0, -1.0):
+        pts = line.center + grid[:, None, None] * line.along + sign * depth[None, :, None] * normal
+        pts = pts.reshape(-1, 2).round().astype(int)
+        ok = (pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)
+        if not spots[pts[ok, 1], pts[ok, 0]].any():
+            return False
+    return True
+
+
+def _taper(quad: np.ndarray) -> float:
+    """How many times longer a quadrilateral's longer side is than the side across from it, at most."""
+    e = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(max(max(e[0], e[2]) / max(min(e[0], e[2]), 1e-6), max(e[1], e[3]) / max(min(e[1], e[3]), 1e-6)))
+
+
+def _judged(cands: list[_Candidate], judge, both_marked: bool = False) -> tuple[list[_Candidate], dict[int, float]]:
+    """The candidates the judge keeps (``both_marked``: only those with a mark on each half), their scores
+    joined with its verdict; and per divider the size of its smallest clear face."""
+    if judge is None:
+        return cands, {}
+    judged, strong = [], {}
+    for c in cands:
+        verdict = judge(c.corners)
+        if verdict is not None and (verdict[2] or c.line.label >= 0) and (verdict[3] or not both_marked):
+            c.score = 0.5 * c.score + 0.5 * float(verdict[0])
+            judged.append(c)
+            if verdict[1]:  # per divider its smallest clear face: the others may run on over a neighbour
+                key = id(c.line)
+                strong[key] = min(strong.get(key, np.inf), _size(c))
+    return judged, strong
+
+
+def _above_floor(cands: list[_Candidate], ref_size: float | None, profile: Profile) -> list[_Candidate]:
+    """Without the faces far smaller than the clear tiles: a mark on a tile or on the ground."""
+    if ref_size is None:
+        return cands
+    return [c for c in cands if _size(c) >= profile.min_relative_size * ref_size]
+
+
+_SELECT_OVERLAP = 0.25  # faces overlapping more than this (of the smaller) cannot both be tiles
+
+
 def _select(cands: list[_Candidate], profile: Profile, ref_size: float | None = None,
-            max_overlap: float = 0.25) -> list[_Candidate]:
+            max_overlap: float = _SELECT_OVERLAP) -> list[_Candidate]:
     """The largest (then best-scoring) set of candidates that do not overlap.
 
     "Largest" counts faces, a face much smaller than the largest face it overlaps (at most ``ref_size``,
@@ -1043,14 +1158,15 @@ def _logo_fits(lab: np.ndarray, inks: list[np.ndarray], spots: np.ndarray, profi
 
 
 def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
-               judge: Callable[[np.ndarray], tuple[float, bool, bool] | None] | None = None) -> FaceSearch:
+               judge: Callable[[np.ndarray], tuple[float, bool, bool, bool] | None] | None = None) -> FaceSearch:
     """Every tile face on ``work_bgr`` (BGR uint8, already reduced by ``scale``).
 
     ``judge``, if given, is asked about each candidate face before overlapping ones are settled: it gets the
     corners (working-image xy) and returns None for "no tile" (say, a face with nothing on it) or how
     tile-like its contents are (0..1, joins the candidate's score), whether it is clearly a tile (its
-    size then sets the smallest size a face may have) and whether it bears any mark (a pip or the logo: a
-    face found without a divider and with nothing on it is only a pale patch of something).
+    size then sets the smallest size a face may have), whether it bears any mark (a pip or the logo: a
+    face found without a divider and with nothing on it is only a pale patch of something) and whether each
+    half bears one.
     """
     gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)
@@ -1058,21 +1174,22 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
     n_primary = 2 if profile.ink_polarity == "both" else 1
     found_by_mask, spots = [], np.zeros(gray.shape, bool)
     for k, mask in enumerate(masks):
-        labels, found = _line_candidates(mask, profile)
+        labels, found, straight = _line_candidates(mask, profile, with_straights=False)
         primary = masks[k % n_primary]  # pips and side samples use the first contrast level's ink
-        found_by_mask.append((primary, found))
+        found_by_mask.append((primary, found, straight))
         if k < n_primary:
             spots |= _spots(mask, labels, profile)
-    lines = []
-    for mask, found in found_by_mask:
-        if found:
+    # the line mask is also the ink beside it (pips included); its marks alone are searched for straight runs:
+    # a divider is a thin line, and the wide-window ink's marks hold too many runs (grain, ground) to fit
+    for mask in line_masks(gray, profile):
+        _, found, straight = _line_candidates(mask, profile, with_straights=True)
+        found_by_mask.append((mask, found, straight))
+    lines, straights = [], []
+    for mask, found, straight in found_by_mask:
+        if found or straight:
             with_spots = mask | spots
             lines += [(ln, with_spots) for ln in found]
-    for mask in line_masks(gray, profile):  # the line mask is also the ink beside it (pips included)
-        _, found = _line_candidates(mask, profile)
-        if found:
-            with_spots = mask | spots
-            lines += [(ln, with_spots) for ln in found]
+            straights += [(ln, with_spots) for ln in straight]
     lines = _distinct_lines(lines, profile)
     seams = _seams_in_line([ln for ln, _ in lines], profile)
     fitted = [_fits(ln, ink, spots, lab, profile, at) for (ln, ink), at in zip(lines, seams)]
@@ -1083,24 +1200,11 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
     rings = emblems(lab, masks[:n_primary], profile)  # the logo tile, its divider often absent
     cands += [_region_candidate(q, gray.shape, profile) for q in logo_faces(lab, masks[:n_primary], profile, rings)]
     cands += _logo_fits(lab, masks[:n_primary], spots, profile, rings)
-    cands = _dedupe(cands, profile)
-    ref_size = None
-    if judge is not None:
-        judged, strong = [], {}
-        for c in cands:
-            verdict = judge(c.corners)
-            if verdict is not None and (verdict[2] or c.line.label >= 0):
-                c.score = 0.5 * c.score + 0.5 * float(verdict[0])
-                judged.append(c)
-                if verdict[1]:  # per divider its smallest clear face: the others may run on over a neighbour
-                    key = id(c.line)
-                    strong[key] = min(strong.get(key, np.inf), _size(c))
-        cands = judged
-        if strong:  # a face far smaller than the clear tiles is a mark on a tile or on the ground
-            ref_size = float(np.median(list(strong.values())))
-            floor = profile.min_relative_size * ref_size
-            cands = [c for c in cands if _size(c) >= floor]
-    chosen = _select(cands, profile, ref_size)
+    cands, strong = _judged(_dedupe(cands, profile), judge)
+    ref_size = float(np.median(list(strong.values()))) if strong else None
+    chosen = _select(_above_floor(cands, ref_size, profile), profile, ref_size)
+    if straights and chosen:
+        chosen += _faces_from_straights(straights, lines, chosen, spots, lab, profile, judge, ref_size)
     if chosen:  # a face far smaller than the others is a mark on a tile or on the ground, not a tile
         sizes = [float(np.linalg.norm(c.corners - np.roll(c.corners, -1, axis=0), axis=1).max()) for c in chosen]
         floor = profile.min_relative_size * float(np.median(sizes))

@@ -52,6 +52,14 @@ class Profile:
     divider_extend_contrast: float = 0.4  # ... by this fraction of the contrast it has where it was found
     divider_extend_gap: float = 2.0  # ... bridging gaps of up to this many pixels
     divider_extend_clear: float = 0.8  # (a divider whose face fits this well is a clear one)
+    # a thin mark that is no line as a whole (a divider joined to a seam or a tile's edge) is searched for
+    # straight runs (Hough), fitted as dividers where the tiles found leave room
+    divider_straights: bool = True
+    straight_min_len: float = 2.0  # ... runs at least this many times divider_min_len long
+    straight_span_min: float = 0.45  # ... and this many times the found tiles' width (median), at least
+    straight_span_max: float = 1.2  # ... and at most
+    straight_both_marked: bool = True  # ... and a face found so needs a mark (pips, logo) on each half
+    straight_max_taper: float = 1.6  # ... and opposite sides that differ in length by this factor at most
     split_max_area: float = 0.0  # marks up to this fraction of the image are split into thin and thick parts (0: off)
     divider_span_min: float = 0.5  # divider length / tile width, lowest plausible
     divider_span_max: float = 1.08  # divider length / tile width, highest plausible

@@ -128,3 +128,32 @@ def test_a_divider_seen_in_part_is_run_on_to_its_full_length():
     alone = np.full((200, 300), 230.0, np.float32)
     cv2.line(alone, (100, 100), (140, 100), 170.0, 3)
     assert _extended(alone, found, Profile()) is None
+
+
+def _tile_against_a_joint(angle: float):
+    """Two plain tiles, and a third whose groove runs edge to edge into a joint of the ground along its side:
+    divider, joint and the tile's edge make one mark shaped like a T, no line as a whole."""
+    img = table()
+    draw_tile(img, (130, 130), 80, 80, (6, 2))
+    draw_tile(img, (130, 350), 100, 80, (5, 3))
+    a = np.radians(angle)
+    along, across = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    centre, width = np.array([420.0, 240.0]), 80
+    corners = draw_tile(img, tuple(centre), angle, width, (4, 1))
+    for p, q in ((centre - 0.5 * width * across, centre + (0.5 * width + 2) * across),  # the groove
+                 (centre + (0.5 * width + 2) * across - 2.2 * width * along,  # the joint
+                  centre + (0.5 * width + 2) * across + 2.2 * width * along)):
+        cv2.line(img, tuple(np.round(p).astype(int)), tuple(np.round(q).astype(int)), (20, 20, 20), 4, cv2.LINE_AA)
+    return img, corners
+
+
+def test_a_divider_run_into_a_joint_of_the_ground_is_found_from_its_straight_run():
+    for angle in (0, 20, -35):
+        img, corners = _tile_against_a_joint(angle)
+        reading = read_tiles(img, Profile(divider_straights=True))
+        assert len(reading.tiles) == 3, angle
+        joined = min(reading.tiles, key=lambda t: np.linalg.norm(t.corners.mean(axis=0) - corners.mean(axis=0)))
+        assert sorted(joined.pips) == [1, 4], angle
+        assert np.abs(joined.corners.mean(axis=0) - corners.mean(axis=0)).max() < 6, angle
+        # without the straight runs the T-shaped mark gives no divider, and the tile is missed
+        assert len(read_tiles(img, Profile(divider_straights=False)).tiles) == 2, angle

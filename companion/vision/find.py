@@ -167,13 +167,12 @@ def _elongated(labels: np.ndarray, n: int, stats: np.ndarray, profile: Profile) 
     return (length / thick >= 0.6 * profile.divider_min_aspect) & (length >= 0.6 * profile.divider_min_len)
 
 
-def _line_candidates(ink: np.ndarray, profile: Profile, with_straights: bool = False
-                     ) -> tuple[np.ndarray, list[_Line], list[_Line]]:
-    """The ink's components, the thin lines among them and (``with_straights`` and
-    ``profile.divider_straights``) the straight runs inside the marks that are no line as a whole."""
+def _line_candidates(ink: np.ndarray, profile: Profile) -> tuple[np.ndarray, list[_Line], np.ndarray]:
+    """The ink's components (labels), the thin lines among them, and the marks of a divider's size that
+    gave none (rows of x, y, w, h, label): a divider joined to something may still run straight inside one."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     max_len = profile.divider_max_len * min(ink.shape)
-    lines, straights = [], []
+    lines = []
     side = np.maximum(stats[:, 2], stats[:, 3]).astype(np.float64)
     # a line of length l and thickness t has area l*t and a box side of at least l/sqrt(2): blobs go first
     maybe = ((side >= profile.divider_min_len * 0.7) & (stats[:, 4] >= profile.divider_min_len)
@@ -206,15 +205,10 @@ def _line_candidates(ink: np.ndarray, profile: Profile, with_straights: bool = F
                             (x, y, w, h), profile, max_len)
             if line is not None:
                 lines.append(line)
-    if with_straights and profile.divider_straights:
-        found = np.zeros(n, bool)
-        found[[ln.label for ln in lines]] = True
-        runs = sized & ~found & (side >= profile.straight_min_len * profile.divider_min_len)
-        for i in np.flatnonzero(runs):
-            x, y, w, h, _ = stats[i]
-            straights += _straight_parts((labels[y:y + h, x:x + w] == i).astype(np.uint8), (x, y), i, profile,
-                                         max_len)
-    return labels, lines, straights
+    found = np.zeros(n, bool)
+    found[[ln.label for ln in lines]] = True
+    rest = np.flatnonzero(sized & ~found & (side >= profile.straight_min_len * profile.divider_min_len))
+    return labels, lines, np.column_stack([stats[rest, :4], rest])
 
 
 def _straight_parts(comp: np.ndarray, at: tuple[int, int], label: int, profile: Profile,
@@ -961,17 +955,14 @@ def _distinct_lines(lines: list[tuple[_Line, np.ndarray]], profile: Profile) -> 
     centre = np.array([ln.center for ln, _ in lines])
     along = np.array([ln.along for ln, _ in lines])
     length = np.array([ln.length for ln, _ in lines])
-    kept: list[int] = []
+    cos_same = np.cos(np.radians(profile.dedupe_angle))
+    kept = np.zeros(len(lines), bool)
     for k in range(len(lines)):
-        if kept:
-            idx = np.array(kept)
-            near = np.linalg.norm(centre[idx] - centre[k], axis=1) < profile.dedupe_near * np.minimum(length[idx], length[k])
-            same = (np.abs(along[idx] @ along[k]) > np.cos(np.radians(profile.dedupe_angle))) \
-                & (np.abs(length[idx] - length[k]) < profile.dedupe_near * np.maximum(length[idx], length[k]))
-            if np.any(near & same):
-                continue
-        kept.append(k)
-    return [lines[k] for k in kept]
+        near = np.hypot(*(centre - centre[k]).T) < profile.dedupe_near * np.minimum(length, length[k])
+        same = (np.abs(along @ along[k]) > cos_same) \
+            & (np.abs(length - length[k]) < profile.dedupe_near * np.maximum(length, length[k]))
+        kept[k] = not np.any(kept & near & same)
+    return [line for line, keep in zip(lines, kept) if keep]
 
 
 def _size(c: _Candidate) -> float:
@@ -1002,20 +993,29 @@ def _dedupe(cands: list[_Candidate], profile: Profile) -> list[_Candidate]:
     return kept
 
 
-def _faces_from_straights(straights: list[tuple[_Line, np.ndarray]], lines: list[tuple[_Line, np.ndarray]],
-                          chosen: list[_Candidate], spots: np.ndarray, lab: np.ndarray, profile: Profile,
-                          judge, ref_size: float | None) -> list[_Candidate]:
-    """A second look where the faces ``chosen`` leave room: straight runs inside marks that are no line
-    (a divider joined to a seam or to a tile's edge) fitted as dividers, if about as long as the chosen
-    faces' dividers. A seam between two tiles is such a run too, so these faces never displace a chosen one."""
+def _faces_from_straights(marks: list[tuple[np.ndarray, np.ndarray, np.ndarray]],
+                          lines: list[tuple[_Line, np.ndarray]], chosen: list[_Candidate], spots: np.ndarray,
+                          lab: np.ndarray, profile: Profile, judge, ref_size: float | None) -> list[_Candidate]:
+    """A second look where the faces ``chosen`` leave room: straight runs inside the marks that gave no line
+    (``marks``: per thin-line mask its labels, the marks' rows from ``_line_candidates`` and the ink beside
+    them), such as a divider joined to a seam or to a tile's edge, fitted as dividers if about as long as the
+    chosen faces' dividers. A seam between two tiles is such a run too, so these faces never displace a
+    chosen one."""
     width = float(np.median([min(np.linalg.norm(c.corners[0] - c.corners[1]),
                                  np.linalg.norm(c.corners[1] - c.corners[2])) for c in chosen]))
-    runs = [(ln, ink) for ln, ink in _distinct_lines(lines + straights, profile)[len(lines):]
+    max_len = profile.divider_max_len * min(spots.shape)
+    straights = []
+    for labels, rest, ink in marks:
+        big = rest[np.maximum(rest[:, 2], rest[:, 3]) >= profile.straight_span_min * width / np.sqrt(2)]
+        for x, y, w, h, i in big:
+            straights += [(ln, ink) for ln in _straight_parts((labels[y:y + h, x:x + w] == i).astype(np.uint8),
+                                                               (x, y), i, profile, max_len)]
+    runs = [(ln, ink) for ln, ink in straights
             if profile.straight_span_min * width <= ln.length <= profile.straight_span_max * width
             and not any(cv2.pointPolygonTest(c.corners.astype(np.float32), (float(ln.center[0]), float(ln.center[1])),
-                                             False) >= 0 for c in chosen)]
-    runs = [(ln, ink) for ln, ink in runs if _pips_both_sides(spots, ln, width)] \
-        if profile.straight_both_marked else runs
+                                             False) >= 0 for c in chosen)
+            and (not profile.straight_both_marked or _pips_both_sides(spots, ln, width))]
+    runs = _distinct_lines(lines + runs, profile)[len(lines):] if runs else []
     if not runs:
         return []
     seams = _seams_in_line([ln for ln, _ in runs], profile)
@@ -1174,22 +1174,24 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
     n_primary = 2 if profile.ink_polarity == "both" else 1
     found_by_mask, spots = [], np.zeros(gray.shape, bool)
     for k, mask in enumerate(masks):
-        labels, found, straight = _line_candidates(mask, profile, with_straights=False)
+        labels, found, _ = _line_candidates(mask, profile)
         primary = masks[k % n_primary]  # pips and side samples use the first contrast level's ink
-        found_by_mask.append((primary, found, straight))
+        found_by_mask.append((primary, found))
         if k < n_primary:
             spots |= _spots(mask, labels, profile)
-    # the line mask is also the ink beside it (pips included); its marks alone are searched for straight runs:
-    # a divider is a thin line, and the wide-window ink's marks hold too many runs (grain, ground) to fit
-    for mask in line_masks(gray, profile):
-        _, found, straight = _line_candidates(mask, profile, with_straights=True)
-        found_by_mask.append((mask, found, straight))
-    lines, straights = [], []
-    for mask, found, straight in found_by_mask:
-        if found or straight:
+    lines, marks = [], []
+    for mask, found in found_by_mask:
+        if found:
             with_spots = mask | spots
             lines += [(ln, with_spots) for ln in found]
-            straights += [(ln, with_spots) for ln in straight]
+    # the line mask is also the ink beside it (pips included); only its marks are searched again for straight
+    # runs: a divider is a thin line, and the wide-window ink's marks hold too many runs (grain, ground)
+    for mask in line_masks(gray, profile):
+        labels, found, rest = _line_candidates(mask, profile)
+        if found or len(rest):
+            with_spots = mask | spots
+            lines += [(ln, with_spots) for ln in found]
+            marks.append((labels, rest, with_spots))
     lines = _distinct_lines(lines, profile)
     seams = _seams_in_line([ln for ln, _ in lines], profile)
     fitted = [_fits(ln, ink, spots, lab, profile, at) for (ln, ink), at in zip(lines, seams)]
@@ -1203,8 +1205,8 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
     cands, strong = _judged(_dedupe(cands, profile), judge)
     ref_size = float(np.median(list(strong.values()))) if strong else None
     chosen = _select(_above_floor(cands, ref_size, profile), profile, ref_size)
-    if straights and chosen:
-        chosen += _faces_from_straights(straights, lines, chosen, spots, lab, profile, judge, ref_size)
+    if profile.divider_straights and marks and chosen:
+        chosen += _faces_from_straights(marks, lines, chosen, spots, lab, profile, judge, ref_size)
     if chosen:  # a face far smaller than the others is a mark on a tile or on the ground, not a tile
         sizes = [float(np.linalg.norm(c.corners - np.roll(c.corners, -1, axis=0), axis=1).max()) for c in chosen]
         floor = profile.min_relative_size * float(np.median(sizes))

@@ -216,7 +216,7 @@ def _straight_parts(comp: np.ndarray, at: tuple[int, int], label: int, profile: 
     """Straight runs inside a mark that is no line as a whole: a divider joined to a seam or a tile's edge."""
     min_len = profile.divider_min_len * profile.straight_min_len
     segs = cv2.HoughLinesP(comp * 255, 1, np.pi / 180, int(min_len), minLineLength=min_len,
-                           maxLineGap=profile.divider_extend_gap)
+                           maxLineGap=profile.divider_extend_gap)  # the gaps a divider run on may bridge
     if segs is None:
         return []
     dt = cv2.distanceTransform(cv2.copyMakeBorder(comp, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0),
@@ -1052,7 +1052,7 @@ def _taper(quad: np.ndarray) -> float:
 
 
 def _judged(cands: list[_Candidate], judge, both_marked: bool = False) -> tuple[list[_Candidate], dict[int, float]]:
-    """The candidates the judge keeps (``both_marked``: only those with a mark on each half), their scores
+    """The candidates the judge keeps (``both_marked``: only those it finds marked on each half), their scores
     joined with its verdict; and per divider the size of its smallest clear face."""
     if judge is None:
         return cands, {}
@@ -1166,7 +1166,7 @@ def find_faces(work_bgr: np.ndarray, profile: Profile, *, scale: float = 1.0,
     tile-like its contents are (0..1, joins the candidate's score), whether it is clearly a tile (its
     size then sets the smallest size a face may have), whether it bears any mark (a pip or the logo: a
     face found without a divider and with nothing on it is only a pale patch of something) and whether each
-    half bears one.
+    half bears one, with no more pips than the set's halves hold.
     """
     gray = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2GRAY)
     lab = cv2.cvtColor(work_bgr, cv2.COLOR_BGR2LAB)

@@ -23,6 +23,10 @@ part of its outline (unless neighbours show where it is). A seam between
 two tiles laid end to end looks like a divider too, but its face overlaps two real ones, so of
 overlapping candidates the largest set that does not overlap is kept (in a chain of n tiles, the n
 dividers beat the n-1 seams), each counting as its score squared too.
+Then a second look where the faces kept leave room: a faint divider run into a seam, a joint of the
+ground or a tile's edge makes one mark that is no line, so the straight runs inside such marks (Hough)
+are fitted as dividers too, if as long as the kept faces' dividers and with pips on both sides. Seams
+are such runs as well, so these faces need a mark on each half and never displace a face kept before.
 A long divider is fitted on a reduced copy of its window (everything is relative to its length).
 
 Conventions: images are BGR uint8 (``work_bgr``: the photo reduced by ``FaceSearch.scale``); points

@@ -16,6 +16,7 @@ No file or network I/O here (``companion.photo`` loads photos). Raises ``VisionI
 
 from __future__ import annotations
 
+import itertools
 import os
 
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(1 << 26))  # before cv2 is imported anywhere
@@ -28,7 +29,7 @@ import numpy as np  # noqa: E402
 
 from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision.find import find_faces  # noqa: E402
-from companion.vision.pips import grain_across, halves_apart, read_face, rectify  # noqa: E402
+from companion.vision.pips import FaceReading, grain_across, halves_apart, read_face, rectify  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 
 __all__ = ["Profile", "Reading", "TileReading", "VisionInputError", "read_tiles", "NO_TILE_WARNING"]
@@ -142,8 +143,8 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
             if not full:
                 full.append(_check_image(full_res()))
             source, at = full[0], in_photo
-        centre = at.mean(axis=0)  # read a little beyond the outline: pips near a loose edge stay whole
-        reading = read_face(rectify(source, centre + (at - centre) * (1 + profile.read_pad), profile), profile)
+        reading, at = _surest_reading(source, at, profile)
+        in_photo = at if source is not image_bgr else (at + 0.5) * photo_scale - 0.5
         pips = (reading.halves[0].pips, reading.halves[1].pips)
         if profile.blank_needs_logo and pips == (0, 0) and not any(h.logo for h in reading.halves):
             continue  # this set's double-blank carries the logo: a plain blank face is a plank, not a tile
@@ -153,6 +154,37 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
         warnings.append(NO_TILE_WARNING)
     tiles, more = _check_set(tiles, profile)
     return Reading(tiles, warnings + more)
+
+
+def _read_outline(source: np.ndarray, at: np.ndarray, profile: Profile) -> FaceReading:
+    centre = at.mean(axis=0)  # read a little beyond the outline: pips near a loose edge stay whole
+    return read_face(rectify(source, centre + (at - centre) * (1 + profile.read_pad), profile), profile)
+
+
+def _near_outlines(at: np.ndarray, profile: Profile):
+    """Outlines near ``at`` (corners[0]-corners[1] a short edge): wider, longer and moved along the tile."""
+    ends = np.array([(at[0] + at[1]) / 2, (at[0] + at[1]) / 2, (at[2] + at[3]) / 2, (at[2] + at[3]) / 2])
+    axis = ends[2] - ends[0]
+    towards = np.array([-0.5, -0.5, 0.5, 0.5])[:, None]  # each corner's end, as a step along the tile
+    for widen, lengthen, shift in itertools.product(profile.refine_widen, profile.refine_lengthen,
+                                                    profile.refine_shift):
+        if (widen, lengthen, shift) != (1.0, 1.0, 0.0):
+            yield ends + (at - ends) * widen + towards * (lengthen - 1) * axis + shift * axis
+
+
+def _surest_reading(source: np.ndarray, at: np.ndarray, profile: Profile) -> tuple[FaceReading, np.ndarray]:
+    """The reading through ``at``, or, when it is doubtful, through the nearby outline read surest."""
+    best = _read_outline(source, at, profile)
+    sure = min(h.confidence for h in best.halves)
+    if sure >= profile.refine_below:
+        return best, at
+    best_at, bar = at, sure + profile.refine_gain
+    for other in _near_outlines(at, profile):
+        reading = _read_outline(source, other, profile)
+        conf = min(h.confidence for h in reading.halves)
+        if conf > bar:
+            best, best_at, bar = reading, other, conf
+    return best, best_at
 
 
 def _check_set(tiles: list[TileReading], profile: Profile) -> tuple[list[TileReading], list[str]]:

@@ -170,6 +170,14 @@ class Profile:
     draft_slack: float = 0.9  # a JPEG may be decoded reduced down to this fraction of work_max_side
     full_res_below: float = 64.0  # a face narrower than this (pixels of a reduced decode) is read at full size
     read_pad: float = 0.0  # the outline is grown by this fraction before the face is read
+    # a face read with doubt (its surer half below refine_below) is read again through outlines near the
+    # found one, and the surest reading kept: the finder's outline is loose on hard faces (a seam or shadow
+    # taken for an edge), and a loose outline cuts pips or takes in a neighbour's, which the reader doubts
+    refine_below: float = 0.85  # (1.0 reads every face again; 0: off)
+    refine_widen: tuple = (1.0, 1.15, 1.3)  # the outline's width times these ...
+    refine_lengthen: tuple = (1.0, 1.12)  # ... its length times these ...
+    refine_shift: tuple = (-0.08, 0.0, 0.08)  # ... and moved along the tile by these fractions of its length
+    refine_gain: float = 0.05  # another outline is taken when it reads this much surer
     rect_width: int = 96  # pixels across a rectified tile (its length is twice this)
     face_margin: float = 0.07  # border of the rectified face ignored (bevel), in tile widths
     divider_search: float = 0.25  # the divider is looked for this far (tile widths) from the face's middle

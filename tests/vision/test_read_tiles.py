@@ -7,7 +7,8 @@ import pytest
 
 from calibration import load_profile
 from companion.vision import NO_TILE_WARNING, Reading, TileReading, VisionInputError, read_tiles
-from companion.vision import _check_set
+from companion.vision import _check_set, _read_outline, _surest_reading
+from companion.vision.profile import Profile
 from drawing import draw_tile, table
 
 HAND = [((160, 150), 10, 60, (6, 4)), ((420, 140), 95, 60, (3, 0)), ((300, 340), -35, 60, (5, 2)),
@@ -38,6 +39,24 @@ def test_reads_each_drawn_tile_with_its_corners(profile_name):
             np.linalg.norm(corners - corners.mean(axis=0), axis=1).mean(), rel=0.15)
         assert 0.0 <= tile.confidence <= 1.0
     assert not reading.warnings
+
+
+def test_a_face_read_with_doubt_is_read_again_through_a_nearby_outline():
+    img = table()
+    corners = draw_tile(img, (320, 240), 20, 80, (6, 5))
+    ends = np.array([(corners[0] + corners[1]) / 2] * 2 + [(corners[2] + corners[3]) / 2] * 2)
+    along = ends[2] - ends[0]
+    loose = ends + (corners - ends) * 0.85 + 0.1 * along  # too narrow, and shifted onto the ground
+    plain = _read_outline(img, loose, Profile())
+    assert [h.pips for h in plain.halves] != [6, 5] or min(h.confidence for h in plain.halves) < 0.5
+    reading, outline = _surest_reading(img, loose, Profile())
+    assert [h.pips for h in reading.halves] == [6, 5]
+    assert min(h.confidence for h in reading.halves) >= 0.85
+    assert np.abs(outline - corners).max() < np.abs(loose - corners).max()  # the outline moved towards the tile
+    off, kept = _surest_reading(img, loose, Profile(refine_below=0.0))
+    assert off == plain and kept is loose
+    sure, same = _surest_reading(img, corners, Profile())  # a sure reading keeps its outline
+    assert same is corners and [h.pips for h in sure.halves] == [6, 5]
 
 
 def test_empty_photo_says_no_tile():

@@ -2,8 +2,11 @@
 
 Stages (one module each): ``find`` finds tile faces on a reduced image, one per divider line;
 ``pips`` rectifies each face from the full-resolution photo and counts each half (the logo reads 0);
-this module ties them together and checks the result against the set (each tile once, no half above
-``profile.max_pips``), reporting anything doubtful in ``Reading.warnings`` with a lowered confidence.
+this module ties them together. A face read with doubt is read again through outlines near the found one
+(wider, moved along the tile: the finder's outline is loose on hard faces) and the surest reading is kept.
+Then the result is checked against the set (each tile once, no half above ``profile.max_pips``): a face
+that reads a tile another face holds takes its next reading if another outline gave one, and what still
+cannot be is reported in ``Reading.warnings`` with a lowered confidence.
 
 Conventions, stated once for the package: images are BGR uint8 (``image_bgr``); points are ``xy``
 float64 (OpenCV order) and arrays are indexed ``[row, col]``; lengths in a profile are relative to the
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections import Counter
 
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(1 << 26))  # before cv2 is imported anywhere
 
@@ -128,6 +132,7 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
     tiles: list[TileReading] = []
     warnings: list[str] = []
     full: list[np.ndarray] = []
+    others: list[list[TileReading]] = []  # per tile, its face's other readings
     for face in search.faces:
         corners = (face.corners + 0.5) / scale - 0.5  # in image_bgr pixels
         in_photo = (corners + 0.5) * photo_scale - 0.5
@@ -143,16 +148,22 @@ def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_s
             if not full:
                 full.append(_check_image(full_res()))
             source, at = full[0], in_photo
-        reading, at = _surest_reading(source, at, profile)
-        in_photo = at if source is not image_bgr else (at + 0.5) * photo_scale - 0.5
-        pips = (reading.halves[0].pips, reading.halves[1].pips)
-        if profile.blank_needs_logo and pips == (0, 0) and not any(h.logo for h in reading.halves):
-            continue  # this set's double-blank carries the logo: a plain blank face is a plank, not a tile
-        conf = face.score * 0.3 + 0.7 * min(h.confidence for h in reading.halves)
-        tiles.append(TileReading(pips, in_photo.astype(np.float64), float(round(conf, 3))))
+        ways = []  # this face's readings as tiles (outlines in photo pixels), surest first
+        for reading, outline in _readings(source, at, profile):
+            pips = (reading.halves[0].pips, reading.halves[1].pips)
+            if profile.blank_needs_logo and pips == (0, 0) and not any(h.logo for h in reading.halves):
+                if not ways:
+                    break  # this set's double-blank carries the logo: a plain blank face is a plank, not a tile
+                continue
+            in_photo = outline if source is not image_bgr else (outline + 0.5) * photo_scale - 0.5
+            conf = face.score * 0.3 + 0.7 * min(h.confidence for h in reading.halves)
+            ways.append(TileReading(pips, in_photo.astype(np.float64), float(round(conf, 3))))
+        if ways:
+            tiles.append(ways[0])
+            others.append(ways[1:])
     if not tiles and not warnings:
         warnings.append(NO_TILE_WARNING)
-    tiles, more = _check_set(tiles, profile)
+    tiles, more = _check_set(_settled_by_set(tiles, others, profile), profile)
     return Reading(tiles, warnings + more)
 
 
@@ -162,29 +173,55 @@ def _read_outline(source: np.ndarray, at: np.ndarray, profile: Profile) -> FaceR
 
 
 def _near_outlines(at: np.ndarray, profile: Profile):
-    """Outlines near ``at`` (corners[0]-corners[1] a short edge): wider, longer and moved along the tile."""
+    """Outlines near ``at`` (corners[0]-corners[1] a short edge): wider, and moved along the tile (longer
+    ones were tried too: they take in a neighbour's pips more often than they help)."""
     ends = np.array([(at[0] + at[1]) / 2, (at[0] + at[1]) / 2, (at[2] + at[3]) / 2, (at[2] + at[3]) / 2])
     axis = ends[2] - ends[0]
-    towards = np.array([-0.5, -0.5, 0.5, 0.5])[:, None]  # each corner's end, as a step along the tile
-    for widen, lengthen, shift in itertools.product(profile.refine_widen, profile.refine_lengthen,
-                                                    profile.refine_shift):
-        if (widen, lengthen, shift) != (1.0, 1.0, 0.0):
-            yield ends + (at - ends) * widen + towards * (lengthen - 1) * axis + shift * axis
+    for widen, shift in itertools.product(profile.refine_widen, profile.refine_shift):
+        if (widen, shift) != (1.0, 0.0):
+            yield ends + (at - ends) * widen + shift * axis
 
 
-def _surest_reading(source: np.ndarray, at: np.ndarray, profile: Profile) -> tuple[FaceReading, np.ndarray]:
-    """The reading through ``at``, or, when it is doubtful, through the nearby outline read surest."""
-    best = _read_outline(source, at, profile)
-    sure = min(h.confidence for h in best.halves)
+def _readings(source: np.ndarray, at: np.ndarray, profile: Profile) -> list[tuple[FaceReading, np.ndarray]]:
+    """The reading through ``at`` and its outline; when it is doubtful, the surest reading through a nearby
+    outline instead if it is surer by ``refine_gain``, followed by the face's other readings (one per tile
+    read), surest first."""
+    first = _read_outline(source, at, profile)
+    sure = min(h.confidence for h in first.halves)
     if sure >= profile.refine_below:
-        return best, at
-    best_at, bar = at, sure + profile.refine_gain
+        return [(first, at)]
+    ways = [(sure + profile.refine_gain, first, at)]
     for other in _near_outlines(at, profile):
         reading = _read_outline(source, other, profile)
-        conf = min(h.confidence for h in reading.halves)
-        if conf > bar:
-            best, best_at, bar = reading, other, conf
-    return best, best_at
+        ways.append((min(h.confidence for h in reading.halves), reading, other))
+    ways.sort(key=lambda w: -w[0])  # (stable: the found outline first of equals)
+    seen, out = set(), []
+    for _, reading, outline in ways:
+        pips = tuple(h.pips for h in reading.halves)
+        if pips not in seen:
+            seen.add(pips)
+            out.append((reading, outline))
+    return out
+
+
+def _settled_by_set(tiles: list[TileReading], others: list[list[TileReading]],
+                    profile: Profile) -> list[TileReading]:
+    """A set holds each tile once and no half above ``max_pips``: where faces read the same tile (or such a
+    half), each but the surest takes its face's next reading that no other face holds, if it has one (a
+    face read with doubt was also read through nearby outlines; one of them may take in a neighbour's pip)."""
+    tiles = list(tiles)
+    held = Counter(Tile(*t.pips) for t in tiles)
+    for k in sorted(range(len(tiles)), key=lambda k: tiles[k].confidence):
+        t = tiles[k]
+        if max(t.pips) <= profile.max_pips and held[Tile(*t.pips)] == 1:
+            continue
+        for other in others[k]:
+            if max(other.pips) <= profile.max_pips and not held[Tile(*other.pips)]:
+                held[Tile(*t.pips)] -= 1
+                held[Tile(*other.pips)] += 1
+                tiles[k] = other
+                break
+    return tiles
 
 
 def _check_set(tiles: list[TileReading], profile: Profile) -> tuple[list[TileReading], list[str]]:

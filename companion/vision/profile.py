@@ -175,7 +175,6 @@ class Profile:
     # taken for an edge), and a loose outline cuts pips or takes in a neighbour's, which the reader doubts
     refine_below: float = 0.85  # (1.0 reads every face again; 0: off)
     refine_widen: tuple = (1.0, 1.15, 1.3)  # the outline's width times these ...
-    refine_lengthen: tuple = (1.0, 1.12)  # ... its length times these ...
     refine_shift: tuple = (-0.08, 0.0, 0.08)  # ... and moved along the tile by these fractions of its length
     refine_gain: float = 0.05  # another outline is taken when it reads this much surer
     rect_width: int = 96  # pixels across a rectified tile (its length is twice this)

@@ -265,20 +265,20 @@ def watching():
         out = saved["_dedupe"](cands, profile)
         w = cur()
         if w.in_select:
-            w.select_deduped = list(out)
-        else:
-            w.judged_in = list(out)
+            w.select_deduped += out
+        else:  # the first look's, then the second look's
+            w.judged_in += out
         return out
 
     def select(cands, profile, ref_size=None, *args, **kwargs):
         w = cur()
-        w.select_in = list(cands)
+        w.select_in += cands  # the first look's, then the second look's
         w.in_select = True
         try:
             out = saved["_select"](cands, profile, ref_size, *args, **kwargs)
         finally:
             w.in_select = False
-        w.chosen = list(out)
+        w.chosen += out
         return out
 
     patches = {"_as_line": as_line, "_fits": fits, "_window": traced("_window"), "_fit_quad": traced("_fit_quad"), "_distinct_lines": distinct_lines, "face_regions": face_regions,

@@ -18,7 +18,8 @@ tile gets the first stage where it fails:
   judged_out      a good candidate reached the judge, which rejected it (or the size floor did)
   lost_in_select  a good candidate reached ``_select`` but was not chosen (what was chosen over it is noted)
   dropped_after   chosen, then removed: the size floor after ``_select``, cut off, or blank without logo
-  found           a detection matches with IoU > 0.6 (then: was its value read right)
+  found           a detection matches with IoU > 0.6, or its centre lies inside the tile (then: was its value
+                  read right)
 
 All geometry is in working-image pixels (the photo reduced by ``read_tiles``' ``scale``). Prints counts per
 stage overall, per kind and per photo tag, the source of the good candidates found (divider, region,
@@ -385,8 +386,10 @@ def classify(label: dict, scan: dict, w: Watch) -> list[TileFate]:
         good = [c for c in w.cands if ious[id(c)] > GOOD_IOU]
         over = sorted((c for c in w.cands if ious[id(c)] > 0.05), key=lambda c: -ious[id(c)])
         fate.best_iou = max(ious.values(), default=0.0)
-        if det_iou and max(det_iou) > GOOD_IOU:
-            j = int(np.argmax(det_iou))
+        inside = [cv2.pointPolygonTest(q.astype(np.float32), tuple(float(v) for v in dq.mean(axis=0)), False) >= 0
+                  for dq, _ in dets]  # as scan_benchmark matches (a face read again may have moved its outline)
+        if det_iou and (max(det_iou) > GOOD_IOU or any(inside)):
+            j = int(np.argmax([iou + inside[k] for k, iou in enumerate(det_iou)]))
             fate.stage = "found"
             fate.value_right = _same(dets[j][1], t["pips"])
             if not fate.value_right:

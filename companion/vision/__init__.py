@@ -207,8 +207,8 @@ def _readings(source: np.ndarray, at: np.ndarray, profile: Profile) -> list[tupl
 def _settled_by_set(tiles: list[TileReading], others: list[list[TileReading]],
                     profile: Profile) -> list[TileReading]:
     """A set holds each tile once and no half above ``max_pips``: where faces read the same tile (or such a
-    half), each but the surest takes its face's next reading that no other face holds, if it has one (a
-    face read with doubt was also read through nearby outlines; one of them may take in a neighbour's pip)."""
+    half), the least sure first takes its face's next reading (``others``: from the nearby outlines of a face
+    read with doubt, one of which may take in a neighbour's pip) that no other face holds, if it has one."""
     tiles = list(tiles)
     held = Counter(Tile(*t.pips) for t in tiles)
     for k in sorted(range(len(tiles)), key=lambda k: tiles[k].confidence):

@@ -5,7 +5,8 @@ Entry points: ``wood(rng, h, w, style)``, ``face_texture(rng, pips, width_px, st
 
 Conventions: a face texture is ``width_px`` high and ``2 * width_px`` wide; x runs along the tile from the
 end of the ``pips[0]`` half (x = 0) to the end of the ``pips[1]`` half; the divider sits at x = width_px.
-Pip positions are the usual domino patterns in each square half.
+Pip positions are the usual domino patterns in each square half: up to 6 in two lines of three, 7 to 9 on a
+three-by-three grid, 10 to 12 in three lines of four (the double-9 and double-12 sets' patterns).
 
 This module only draws; where the tile ends up in the photo is ``render``'s business.
 """
@@ -18,6 +19,8 @@ import numpy as np
 from companion.synth.styles import SetStyle
 
 # Pip patterns on a half, as (across, along) offsets in units of the style's pip_spread.
+_GRID3 = [(a, b) for b in (-1, 0, 1) for a in (-1, 0, 1)]
+_FOUR = (-1.0, -1 / 3, 1 / 3, 1.0)
 _PATTERNS: dict[int, list[tuple[float, float]]] = {
     0: [],
     1: [(0, 0)],
@@ -26,6 +29,12 @@ _PATTERNS: dict[int, list[tuple[float, float]]] = {
     4: [(-1, -1), (-1, 1), (1, -1), (1, 1)],
     5: [(-1, -1), (-1, 1), (0, 0), (1, -1), (1, 1)],
     6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)],
+    7: [p for p in _GRID3 if p[0] != 0 or p[1] == 0],
+    8: [p for p in _GRID3 if p != (0, 0)],
+    9: _GRID3,
+    10: [(a, b) for b in (-1, 1) for a in _FOUR] + [(-0.5, 0), (0.5, 0)],
+    11: [(a, b) for b in (-1, 1) for a in _FOUR] + [(-2 / 3, 0), (0, 0), (2 / 3, 0)],
+    12: [(a, b) for b in (-1, 0, 1) for a in _FOUR],
 }
 
 WORDS = ("ELAKAI", "GIANT", "YARD", "DOMINO")
@@ -104,7 +113,7 @@ def _pip_centres(value: int, half: int, width_px: int, style: SetStyle, rng: np.
     cy0 = width_px * 0.5
     out = []
     for across, along in _PATTERNS[value]:
-        if value == 6 and not style.six_along:
+        if value in (6, 10, 11, 12) and not style.six_along:
             across, along = along, across
         if value in (2, 3) and half == 1 and style.six_along:
             across = -across  # some sets mirror the diagonal on the second half
@@ -123,10 +132,13 @@ def _worn(mask: np.ndarray, style: SetStyle, rng: np.random.Generator, radius: f
     return mask * (1.0 - style.wear * np.clip(noise, 0.0, 1.0))
 
 
-def _draw_pips(img: np.ndarray, centres: list[tuple[float, float]], style: SetStyle, rng: np.random.Generator, width_px: int) -> None:
+def _draw_pips(img: np.ndarray, centres: list[tuple[float, float]], style: SetStyle, rng: np.random.Generator,
+               width_px: int, value: int) -> None:
     h, w = img.shape[:2]
     radius = style.pip_radius * width_px * float(rng.uniform(0.95, 1.05))
-    color = np.asarray(style.pip_color, np.float32)
+    if value >= 10:  # four pips in a line: smaller, so that they do not run together
+        radius = min(radius, 0.3 * style.pip_spread * width_px)
+    color = np.asarray(style.value_colors[value] if style.value_colors else style.pip_color, np.float32)
     if not centres:
         return
     if style.pip_kind == "painted":
@@ -227,24 +239,27 @@ def _bevel(img: np.ndarray, style: SetStyle, width_px: int) -> None:
 
 
 def face_texture(rng: np.random.Generator, pips: tuple[int, int], width_px: int, style: SetStyle,
-                 *, logo: bool = False, grime: float = 0.0) -> np.ndarray:
-    """The top face of one tile, (width_px, 2 * width_px, 3) float32 BGR in 0..1."""
+                 *, logo: bool = False, grime: float = 0.0) -> tuple[np.ndarray, list[list[tuple[float, float]]]]:
+    """The top face of one tile, (width_px, 2 * width_px, 3) float32 BGR in 0..1, and the centres of its
+    pips, per half, in texture pixels (x, y) (a pixel's centre is its index)."""
     width_px = int(max(12, width_px))
     h, w = width_px, 2 * width_px
     img = wood(rng, h, w, style, tone=float(rng.uniform(0.92, 1.06)))
     draw_divider = not (logo and rng.random() < 0.5)
     if draw_divider:
         _draw_divider(img, style, width_px, rng)
+    centres: list[list[tuple[float, float]]] = [[], []]
     if logo:
         _draw_logo(img, style, width_px, rng)
     else:
         for half, value in enumerate(pips):
-            _draw_pips(img, _pip_centres(value, half, width_px, style, rng), style, rng, width_px)
+            centres[half] = _pip_centres(value, half, width_px, style, rng)
+            _draw_pips(img, centres[half], style, rng, width_px, value)
     if grime > 0:  # dirt, scuffs and faded patches
         g = smooth_noise(rng, h, w, 4, 8)
         img *= (1.0 - grime * np.clip(g, 0, None) * 0.15)[..., None]
     _bevel(img, style, width_px)
-    return np.clip(img, 0.0, 1.0)
+    return np.clip(img, 0.0, 1.0), centres
 
 
 def side_texture(rng: np.random.Generator, h: int, w: int, style: SetStyle, *, end_grain: bool) -> np.ndarray:

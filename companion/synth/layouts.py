@@ -83,15 +83,20 @@ def _fits(t: Placed, placed: list[Placed], gap: float) -> bool:
     return all(not _overlap(f, footprint(o, gap / 2)) for o in placed)
 
 
-def _values(rng: np.random.Generator, n: int, logo_bias: float = 0.25) -> list[tuple[int, int]]:
+def _set_tiles(top: int) -> tuple[tuple[int, int], ...]:
+    return ALL_TILES if top == 6 else tuple((t.high, t.low) for t in double_set(top))
+
+
+def _values(rng: np.random.Generator, n: int, logo_bias: float = 0.25, top: int = 6) -> list[tuple[int, int]]:
     """n distinct tiles, each randomly oriented; the logo tile (0-0) turns up more often than 1 in 28."""
-    idx = list(rng.permutation(len(ALL_TILES))[:n])
-    zero = ALL_TILES.index((0, 0))
-    if zero not in idx and n < 28 and rng.random() < logo_bias:
+    tiles = _set_tiles(top)
+    idx = list(rng.permutation(len(tiles))[:n])
+    zero = tiles.index((0, 0))
+    if zero not in idx and n < len(tiles) and rng.random() < logo_bias:
         idx[int(rng.integers(0, n))] = zero
     out = []
     for i in idx:
-        a, b = ALL_TILES[i]
+        a, b = tiles[i]
         out.append((a, b) if rng.random() < 0.5 else (b, a))
     return out
 
@@ -133,8 +138,8 @@ def _scatter(rng: np.random.Generator, groups: list[list[Placed]], radius: float
     return placed
 
 
-def _hand(rng: np.random.Generator, n: int, touching: float) -> Layout:
-    values = _values(rng, n)
+def _hand(rng: np.random.Generator, n: int, touching: float, top: int = 6) -> Layout:
+    values = _values(rng, n, top=top)
     groups: list[list[Placed]] = []
     i = 0
     tags = []
@@ -153,9 +158,11 @@ def _hand(rng: np.random.Generator, n: int, touching: float) -> Layout:
     return Layout(tiles, None, sorted(set(tags)))
 
 
-def _full_set(rng: np.random.Generator) -> Layout:
-    values = _values(rng, 28, 0.0)
-    rows, cols = (4, 7) if rng.random() < 0.5 else (7, 4)
+def _full_set(rng: np.random.Generator, top: int = 6) -> Layout:
+    n = len(_set_tiles(top))
+    values = _values(rng, n, 0.0, top)
+    short = {28: 4, 55: 5, 91: 7}.get(n, int(math.sqrt(n)))
+    rows, cols = (short, -(-n // short)) if rng.random() < 0.5 else (-(-n // short), short)
     along = rng.random() < 0.5
     gx = (2.0 if along else 1.0) + float(rng.uniform(0.4, 0.9))
     gy = (1.0 if along else 2.0) + float(rng.uniform(0.4, 0.9))
@@ -304,24 +311,26 @@ def _try_line(rng: np.random.Generator, n: int, wrong: bool) -> Layout | None:
     return Layout(out, junctions, sorted(tags | {"layout"}))
 
 
-def make_layout(rng: np.random.Generator, kind: str, *, count: int | None = None, wrong: bool | None = None) -> Layout:
-    """Tiles on the ground for a photo of ``kind`` (see ``KINDS``)."""
+def make_layout(rng: np.random.Generator, kind: str, *, count: int | None = None, wrong: bool | None = None,
+                top: int = 6) -> Layout:
+    """Tiles on the ground for a photo of ``kind`` (see ``KINDS``), from a set whose highest half is ``top``
+    (lines of play are always of a double-six set)."""
     if kind not in KINDS:
         raise UnknownKindError(f"unknown kind: {kind!r} (known: {', '.join(KINDS)})")
     if kind == "hand":
         n = count or int(rng.choice([1, 2, 3, 4, 5, 5, 6, 6, 7, 7, 8, 9, 10, 11, 12, 13, 14]))
-        return _hand(rng, n, touching=0.2)
+        return _hand(rng, n, touching=0.2, top=top)
     if kind == "touching":
         n = count or int(rng.integers(3, 13))
-        lay = _hand(rng, n, touching=0.9)
+        lay = _hand(rng, n, touching=0.9, top=top)
         lay.tags = sorted(set(lay.tags) | {"touching"})
         return lay
     if kind == "crowd":
         n = count or int(rng.integers(15, 29))
-        lay = _hand(rng, n, touching=0.35)
+        lay = _hand(rng, n, touching=0.35, top=top)
         lay.tags = sorted(set(lay.tags) | {"crowd"})
         return lay
     if kind == "full-set":
-        return _full_set(rng)
+        return _full_set(rng, top)
     n = count or int(rng.integers(5, 16))
     return _line_of_play(rng, n, bool(rng.random() < 0.4) if wrong is None else wrong)

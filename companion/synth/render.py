@@ -4,7 +4,8 @@ Entry point: ``render_scene(seed, *, kind="hand", style=None, size=None, ...)`` 
 label)``: a uint8 BGR photo (already through JPEG compression) and its label dict in the shared label
 format (file, width, height, profile, style, tags, tilt_deg, tiles with pips/corners/partial, pip_total,
 and for lines of play junctions and legal), plus how it was made (seed, kind, ground, light, jpeg_quality,
-and ``set``: the set's colours, pip kind and proportions).
+and ``set``: the set's colours, pip kind and proportions). Each tile's ``pips_xy`` holds its pips'
+centres, per half, in photo pixels (for training and checking a pip reader).
 
 How: the tiles are boxes (2 x 1 x thickness, in tile widths) on the ground plane z = 0; a pinhole camera
 tilted 0 to 50 degrees from straight down looks at them. Tops never hide behind anything (nothing rises
@@ -119,8 +120,10 @@ def _warp_into(canvas: np.ndarray, alpha_acc: np.ndarray | None, tex: np.ndarray
     ones[0, :] = ones[-1, :] = ones[:, 0] = ones[:, -1] = 0
     Sa = np.array([[1, 0, 1.0], [0, 1, 1.0], [0, 0, 1.0]])
     a = cv2.warpPerspective(ones, T @ Sa, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
-    # ones padded by a zero ring: the 0.5 coverage line falls on the face's true edge
-    a = np.clip(a, 0, 1)[..., None]
+    # ones padded by a zero ring: the 0.5 coverage line falls on the face's true edge; where the
+    # homography's horizon crosses the region (a side seen nearly edge on) OpenCV gives NaN: nothing there
+    a = np.clip(np.nan_to_num(a, nan=0.0), 0, 1)[..., None]
+    warped = np.nan_to_num(warped, nan=0.0)
     roi = canvas[y0:y1, x0:x1]
     roi[:] = roi * (1 - a) + warped * shade * a
     if alpha_acc is not None:
@@ -395,7 +398,9 @@ def _describe(st: SetStyle) -> dict:
     for key, value in dataclasses.asdict(st).items():
         if key == "name":
             continue
-        if isinstance(value, tuple):
+        if key == "value_colors" and value is not None:
+            out[key] = [[int(round(255 * v)) for v in colour] for colour in value]
+        elif isinstance(value, tuple):
             out[key] = [int(round(255 * v)) for v in value]
         elif isinstance(value, float):
             out[key] = round(value, 3)
@@ -468,7 +473,7 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     rng = np.random.default_rng(seed)
     # one physical set across photos: the same set_seed gives the very same set (colours, pips, thickness)
     st = pick_style(np.random.default_rng(set_seed) if set_seed is not None else rng, style)
-    layout = make_layout(rng, kind, count=count, wrong=wrong)
+    layout = make_layout(rng, kind, count=count, wrong=wrong, top=st.top)
     if size is None:
         size = tuple(BIG_SIZES[int(rng.integers(0, len(BIG_SIZES)))]) if rng.random() < 0.04 else \
             tuple(SIZES[int(rng.integers(0, len(SIZES)))])
@@ -560,8 +565,8 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
         short = max(np.linalg.norm(quad[0] - quad[1]), np.linalg.norm(quad[2] - quad[3]))
         long_ = max(np.linalg.norm(quad[1] - quad[2]), np.linalg.norm(quad[3] - quad[0]))
         width_px = int(np.clip(1.2 * max(short, long_ / 2), 16, 900))
-        is_logo = t.pips == (0, 0)
-        tex = face_texture(rng, t.pips, width_px, st, logo=is_logo, grime=float(rng.uniform(0, 0.5)))
+        is_logo = t.pips == (0, 0) and st.logo
+        tex, pip_xy = face_texture(rng, t.pips, width_px, st, logo=is_logo, grime=float(rng.uniform(0, 0.5)))
         th_, tw_ = tex.shape[:2]
         # texture (0, th) -> corner 0, (0, 0) -> corner 1, (tw, 0) -> corner 2, (tw, th) -> corner 3: the
         # face seen from above keeps its handedness (the word mark reads, not mirrored)
@@ -573,9 +578,13 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
             u, v = rng.uniform(0.1, 0.9), rng.uniform(0.1, 0.9)
             p = Ht @ np.array([u * tw_, v * th_, 1.0])
             glare_spots.append((p[:2] / p[2], short * float(rng.uniform(0.25, 0.6)), float(rng.uniform(0.15, 0.45)) * st.gloss))
+        pips_xy = []
+        for half in pip_xy:  # texel centres sit at +0.5, as _warp_into maps them
+            p = np.column_stack([np.asarray(half, float).reshape(-1, 2) + 0.5, np.ones(len(half))]) @ Ht.T
+            pips_xy.append([[round(float(x), 2), round(float(y), 2)] for x, y in p[:, :2] / p[:, 2:3]])
         labels_tiles.append({"pips": [int(t.pips[0]), int(t.pips[1])],
                              "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in quad],
-                             "partial": bool(partial)})
+                             "partial": bool(partial), "pips_xy": pips_xy})
 
     # lighting over everything
     # every part of the illumination is smooth: build it at 1/8 resolution and scale it up once
@@ -676,6 +685,8 @@ def render_photo(seed: int, *, kind: str = "hand", style: str | None = None, siz
     }
     if style == "ivory-black":
         label["profile"] = "ivory"
+    elif style == "ivory-color":
+        label["profile"] = "twelve-color"
     if layout.junctions is not None:  # every tile of a line of play is kept, in order: indexes agree
         label["junctions"] = [{"tiles": [j.tiles[0], j.tiles[1]], "pips": [j.pips[0], j.pips[1]], "ok": j.ok}
                               for j in layout.junctions]

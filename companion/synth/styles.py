@@ -1,8 +1,9 @@
 """Set styles for the synthetic photo generator: what one domino set looks like.
 
 Entry point: ``pick_style(rng, name)`` returns a frozen ``SetStyle`` (wood colours, grain strength, pip
-colour and kind, divider kind, logo colours, tile proportions). ``STYLE_NAMES`` lists the named styles;
-``None`` picks from a random mixture of giant wooden sets (pale pine to dark stained wood).
+colour and kind, divider kind, logo colours, tile proportions, the set's highest half). ``STYLE_NAMES``
+lists the named styles; ``None`` picks from a random mixture of giant wooden sets (pale pine to dark
+stained wood). ``ivory-color`` is a double-12 set of ivory plastic with a colour for each number of pips.
 
 Conventions: colours are BGR floats in 0..1 (linear-ish, multiplied by lighting later); lengths are in
 units of the tile's width (a tile is ``2 x 1`` on its face and ``thickness`` high).
@@ -14,9 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
-STYLE_NAMES = ("pine-black", "dark-light", "ivory-black", "walnut-black", "painted-white")
+STYLE_NAMES = ("pine-black", "dark-light", "ivory-black", "walnut-black", "painted-white", "ivory-color")
 
 PIP_KINDS = ("painted", "burned", "drilled")
 DIVIDER_KINDS = ("line", "groove")
@@ -49,6 +51,9 @@ class SetStyle:
     bevel: float  # rounded edge width in tile widths
     gloss: float  # 0 matte .. 1 varnished (glare strength)
     wear: float = 0.0  # 0 new .. 0.5 paint worn off in patches (pips keep at least half their contrast)
+    top: int = 6  # the set's highest half: 6 (double-six), 9 or 12
+    value_colors: tuple | None = None  # a pip colour per number of pips (0..top), for sets coloured so
+    logo: bool = True  # the double-blank carries the brand's logo
 
 
 def _jitter(rng: np.random.Generator, color: tuple[float, float, float], amount: float) -> tuple[float, float, float]:
@@ -56,6 +61,13 @@ def _jitter(rng: np.random.Generator, color: tuple[float, float, float], amount:
     c = np.asarray(color) * (1.0 + rng.normal(0.0, amount)) * (1.0 + rng.normal(0.0, amount / 4, 3))
     c = np.clip(c, 0.0, 1.0)
     return (float(c[0]), float(c[1]), float(c[2]))
+
+
+def _hue_colour(hue: float, rng: np.random.Generator) -> tuple[float, float, float]:
+    """A saturated BGR colour of OpenCV hue ``hue`` (0..180)."""
+    hsv = np.uint8([[[int(hue) % 180, int(rng.uniform(150, 255)), int(rng.uniform(120, 230))]]])
+    b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0] / 255.0
+    return (float(b), float(g), float(r))
 
 
 def pick_style(rng: np.random.Generator, name: str | None = None) -> SetStyle:
@@ -103,6 +115,17 @@ def pick_style(rng: np.random.Generator, name: str | None = None) -> SetStyle:
         return SetStyle(name=label, wood_light=_jitter(rng, (0.80, 0.90, 0.93), 0.03),
                         wood_dark=_jitter(rng, (0.74, 0.85, 0.89), 0.03), grain=float(rng.uniform(0.0, 0.15)),
                         knots=0.0, pip_color=black, logo_color=black, **common)
+    if name == "ivory-color":  # double-12 in ivory plastic: coloured pips, a black bar, no logo
+        hues = rng.permutation(np.linspace(0, 180, 13, endpoint=False))
+        colors = [_hue_colour(h, rng) for h in hues]
+        colors[int(rng.integers(1, 13))] = black  # one number is usually black
+        common.update(pip_kind=str(rng.choice(["painted", "drilled"])), pip_radius=float(rng.uniform(0.065, 0.085)),
+                      pip_spread=float(rng.uniform(0.28, 0.32)), divider_kind="line", divider_span=float(rng.uniform(0.6, 0.8)),
+                      thickness=float(rng.uniform(0.2, 0.35)), gloss=float(rng.uniform(0.4, 0.9)))
+        return SetStyle(name=label, wood_light=_jitter(rng, (0.86, 0.92, 0.93), 0.03),
+                        wood_dark=_jitter(rng, (0.80, 0.87, 0.89), 0.03), grain=float(rng.uniform(0.0, 0.1)),
+                        knots=0.0, pip_color=black, logo_color=black, top=12, value_colors=tuple(colors), logo=False,
+                        **common)
     # painted-white: a wooden set painted white with black pips; the grain shows faintly through
     return SetStyle(name=label, wood_light=_jitter(rng, (0.90, 0.92, 0.93), 0.03),
                     wood_dark=_jitter(rng, (0.80, 0.84, 0.86), 0.03), grain=float(rng.uniform(0.15, 0.35)),

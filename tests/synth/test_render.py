@@ -124,9 +124,10 @@ def test_styles_are_selectable(style):
 
 def test_face_texture_shape_and_range():
     rng = np.random.default_rng(0)
-    tex = face_texture(rng, (6, 0), 40, pick_style(rng, "dark-light"))
+    tex, centres = face_texture(rng, (6, 0), 40, pick_style(rng, "dark-light"))
     assert tex.shape == (40, 80, 3) and tex.dtype == np.float32
     assert 0.0 <= tex.min() and tex.max() <= 1.0
+    assert len(centres[0]) == 6 and centres[1] == []
 
 
 def test_photo_bytes_are_a_jpeg_of_the_label_size():

@@ -1,0 +1,229 @@
+"""Train one of the recognizer's networks on a folder made by ``dataset.py`` and write it as ONNX.
+
+    .venv/bin/python -m calibration.training.train detector DATA [--steps 8000] [--out companion/vision/models]
+    .venv/bin/python -m calibration.training.train reader DATA [--steps 6000]
+
+A checkpoint (``DATA/KIND.pt``, or ``--run NAME``) is kept every few hundred steps and a run picks up from
+it, so a long training can be stopped and resumed; ``--init CHECKPOINT`` starts a new run from another's
+weights (a second round, after ``mine.py``). ``--export-only`` writes the ONNX file from the checkpoint. One photo in
+fifty (by seed) is never trained on; the losses on those are printed as it goes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, IterableDataset
+
+from calibration.training import samples
+from calibration.training.nets import Detector, Reader
+from companion.vision import geometry as geo
+
+MODELS_DIR = Path(__file__).resolve().parents[2] / "companion" / "vision" / "models"
+
+
+def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """The penalty-reduced focal loss of CenterNet: cells at 1 are centres, the rest count less near one."""
+    p = torch.sigmoid(logits).clamp(1e-4, 1 - 1e-4)
+    pos = target >= 0.999
+    pos_loss = -((1 - p) ** 2 * torch.log(p))[pos].sum()
+    neg_loss = -((1 - target) ** 4 * p ** 2 * torch.log(1 - p))[~pos].sum()
+    return (pos_loss + neg_loss) / pos.sum().clamp(min=1)
+
+
+def _photos(data: Path, held_out: bool) -> list[Path]:
+    """The photos to train on, or those held out (one in fifty, by seed)."""
+    return [p for p in sorted(data.glob("*.json")) if p.stem.isdigit() and (int(p.stem) % 50 == 0) == held_out]
+
+
+def _to_tensor(images: list[np.ndarray]) -> torch.Tensor:
+    x = np.stack(images).astype(np.float32)
+    return torch.from_numpy((x - 127.5) / 127.5).permute(0, 3, 1, 2).contiguous()
+
+
+class DetectorBatches(IterableDataset):
+    def __init__(self, data: Path, batch: int, seed: int, held_out: bool = False) -> None:
+        self.data, self.batch, self.seed, self.held_out = data, batch, seed, held_out
+        self.labels = _photos(data, held_out)
+
+    def __iter__(self):
+        rng = np.random.default_rng(self.seed + int(time.time()))
+        count = 0
+        while True:
+            count += 1
+            if count % 500 == 0:  # the folder may still be growing
+                self.labels = _photos(self.data, self.held_out)
+            xs, heats, regs = [], [], []
+            for _ in range(self.batch):
+                path = self.labels[int(rng.integers(0, len(self.labels)))]
+                label = json.loads(path.read_text())
+                image = cv2.imread(str(path.with_name(path.stem + "_d.jpg")), cv2.IMREAD_COLOR)
+                x, heat, reg = samples.detector_sample(image, label, rng)
+                xs.append(x), heats.append(heat), regs.append(reg)
+            yield _to_tensor(xs), torch.from_numpy(np.stack(heats)), torch.from_numpy(np.stack(regs))
+
+
+class ReaderBatches(IterableDataset):
+    """Crops from a pool of decoded photos, a few of which are replaced for every batch."""
+
+    def __init__(self, data: Path, batch: int, seed: int, held_out: bool = False, pool: int = 40,
+                 refresh: int = 3) -> None:
+        self.data, self.batch, self.seed, self.held_out = data, batch, seed, held_out
+        self.pool_size, self.refresh = pool, refresh
+        self.labels = _photos(data, held_out)
+
+    def _load(self, rng) -> samples.PoolPhoto:
+        path = self.labels[int(rng.integers(0, len(self.labels)))]
+        mined = path.with_name(path.stem + "_cand.json")
+        return samples.PoolPhoto(cv2.imread(str(path.with_suffix(".jpg")), cv2.IMREAD_COLOR),
+                                 json.loads(path.read_text()), json.loads(mined.read_text()) if mined.exists() else [])
+
+    def __iter__(self):
+        rng = np.random.default_rng(self.seed + int(time.time()))
+        pool = [self._load(rng) for _ in range(self.pool_size)]
+        count = 0
+        while True:
+            count += 1
+            if count % 500 == 0:  # the folder may still be growing
+                self.labels = _photos(self.data, self.held_out)
+            for _ in range(self.refresh):
+                pool[int(rng.integers(0, len(pool)))] = self._load(rng)
+            xs, maps, kinds, weights = [], [], [], []
+            for _ in range(self.batch):
+                x, m, kind, weight = samples.reader_sample(pool[int(rng.integers(0, len(pool)))], rng)
+                xs.append(x), maps.append(m), kinds.append(kind), weights.append(weight)
+            yield (_to_tensor(xs), torch.from_numpy(np.stack(maps)), torch.tensor(kinds, dtype=torch.float32),
+                   torch.tensor(weights, dtype=torch.float32))
+
+
+def detector_loss(net, batch) -> tuple[torch.Tensor, dict]:
+    x, heat, reg = batch
+    out = net(x)
+    l_heat = focal_loss(out[:, 0], heat)
+    w = reg[:, 6]
+    norm = w.sum().clamp(min=1)
+    l_off = ((out[:, 1:3] - reg[:, 0:2]).abs().sum(1) * w).sum() / norm
+    l_ang = ((out[:, 3:5] - reg[:, 2:4]).abs().sum(1) * w).sum() / norm
+    l_size = ((out[:, 5:7] - reg[:, 4:6]).abs().sum(1) * w).sum() / norm
+    loss = l_heat + l_off + l_ang + 2 * l_size
+    return loss, {"heat": l_heat.item(), "off": l_off.item(), "angle": l_ang.item(), "size": l_size.item()}
+
+
+def reader_loss(net, batch) -> tuple[torch.Tensor, dict]:
+    x, maps, kinds, weight = batch
+    out, logit = net(x)
+    keep = weight > 0
+    l_pips = focal_loss(out[keep, 0], maps[keep, 0]) if keep.any() else out.sum() * 0
+    l_corners = focal_loss(out[keep, 1:5], maps[keep, 1:5]) if keep.any() else out.sum() * 0
+    l_whole = F.binary_cross_entropy_with_logits(logit[:, 0], kinds[:, 0])
+    l_logo = F.binary_cross_entropy_with_logits(logit[:, 1], kinds[:, 1])
+    loss = l_pips + 0.5 * l_corners + l_whole + l_logo
+    return loss, {"pips": l_pips.item(), "corners": l_corners.item(), "whole": l_whole.item(), "logo": l_logo.item()}
+
+
+def export(net: torch.nn.Module, kind: str, out: Path) -> Path:
+    net.eval()
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{kind}.onnx"
+    if kind == "detector":
+        dummy = torch.zeros(1, 3, 448, 448)
+        torch.onnx.export(net, dummy, str(path), input_names=["image"], output_names=["maps"], opset_version=13,
+                          dynamic_axes={"image": {0: "n", 2: "h", 3: "w"}, "maps": {0: "n", 2: "h", 3: "w"}},
+                          dynamo=False)
+    else:
+        dummy = torch.zeros(1, 3, geo.CROP_H, geo.CROP_W)
+        torch.onnx.export(net, dummy, str(path), input_names=["crops"], output_names=["maps", "tile"],
+                          opset_version=13, dynamic_axes={"crops": {0: "n"}, "maps": {0: "n"}, "tile": {0: "n"}},
+                          dynamo=False)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Train a network of the recognizer.")
+    ap.add_argument("kind", choices=("detector", "reader"))
+    ap.add_argument("data", type=Path)
+    ap.add_argument("--steps", type=int, default=None)
+    ap.add_argument("--batch", type=int, default=None)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=MODELS_DIR)
+    ap.add_argument("--export-only", action="store_true")
+    ap.add_argument("--run", default=None, help="the checkpoint's name in DATA (default: the kind)")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from this checkpoint's weights (those whose shapes still fit), with a fresh schedule")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    detector = args.kind == "detector"
+    steps = args.steps or (8000 if detector else 6000)
+    batch = args.batch or (10 if detector else 64)
+    net = Detector() if detector else Reader()
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    ckpt = args.data / f"{args.run or args.kind}.pt"
+    step = 0
+    if args.init is not None and not ckpt.exists():
+        old = torch.load(args.init, map_location="cpu")["net"]
+        own = net.state_dict()
+        fits = {k: v for k, v in old.items() if k in own and own[k].shape == v.shape}
+        net.load_state_dict(fits, strict=False)
+        print(f"started from {args.init}: {len(fits)} of {len(own)} tensors", flush=True)
+    if ckpt.exists():
+        state = torch.load(ckpt, map_location="cpu")
+        net.load_state_dict(state["net"])
+        opt.load_state_dict(state["opt"])
+        step = state["step"]
+        print(f"resumed {args.kind} at step {step}", flush=True)
+    if args.export_only:
+        print(export(net, args.kind, args.out))
+        return 0
+    make = DetectorBatches if detector else ReaderBatches
+    train, held = make(args.data, batch, args.seed), make(args.data, batch, 12345, held_out=True)
+    print(f"{args.kind}: {len(train.labels)} photos to train on, {len(held.labels)} held out; {steps} steps of {batch}",
+          flush=True)
+    loader = iter(DataLoader(train, batch_size=None, num_workers=1, prefetch_factor=4))
+    held_batches = [b for b, _ in zip(iter(held), range(6))]
+    loss_fn = detector_loss if detector else reader_loss
+    t0, seen = time.perf_counter(), {}
+    while step < steps:
+        lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / steps)) if step > 200 else args.lr * (step + 1) / 200
+        for group in opt.param_groups:
+            group["lr"] = lr
+        net.train()
+        loss, parts = loss_fn(net, next(loader))
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
+        opt.step()
+        step += 1
+        for k, v in parts.items():
+            seen[k] = seen.get(k, 0.0) + v
+        if step % 100 == 0:
+            msg = " ".join(f"{k} {v / 100:.4f}" for k, v in seen.items())
+            seen = {}
+            print(f"step {step} lr {lr:.5f} {msg} ({time.perf_counter() - t0:.0f} s)", flush=True)
+        if step % 500 == 0 or step == steps:
+            net.eval()
+            with torch.no_grad():
+                held_parts = {}
+                for b in held_batches:
+                    for k, v in loss_fn(net, b)[1].items():
+                        held_parts[k] = held_parts.get(k, 0.0) + v / len(held_batches)
+            print("  held out: " + " ".join(f"{k} {v:.4f}" for k, v in held_parts.items()), flush=True)
+            torch.save({"net": net.state_dict(), "opt": opt.state_dict(), "step": step}, ckpt)
+            export(net, args.kind, args.out)
+    print(f"wrote {export(net, args.kind, args.out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

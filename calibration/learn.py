@@ -6,28 +6,26 @@ contain). ``Calibration.profile_json(source)`` is the profile file's contents; `
 the annotated picture of what was recognised.
 
 How: the contents of a set are known (every tile of a double-``max_pips`` set exactly once: 28, 55 or 91
-tiles), so a candidate profile can be judged on the photo without any labels: the more tiles of the set it
-reads exactly once, and the fewer readings it makes that the set cannot hold (a tile twice, a half above
-``max_pips``), the better. Each candidate is also tried on two other views of the same photo (tilted
-away and dimmed; reduced), which still show the whole set: of the candidates that read the photo itself
-right, the one that reads the most over all three views wins, as the likeliest to read the set's next
-photos. ``calibrate``
+tiles), so the photo labels itself once it is read right. ``calibrate``
 
-1. tries the shipped profiles and variations of what describes a set's look (ink darker or lighter
-   than the face, a lowest face lightness or none, thin-line divider search on or off; ``BASES``),
-2. each with and without a logo on the double-blank (``blank_needs_logo``, ``logo_min_area``); the
-   logo is learned from the double-blank: when a candidate reads it, a big mark on its face means the
-   set has a logo and only candidates that expect one are kept (else a plain plank would read 0-0);
-3. measures the tiles it recognised (their proportions, face colour, pip contrast and size) and tries
-   the profile narrowed to those measurements (tile aspect, lowest face lightness, pip size); a
-   refinement is kept only when it reads the photo and its views at least as well;
-4. reports the result with ``Reconciliation``: ``ok`` only when every tile of the set was read exactly
-   once and nothing else was read (a tile cut off by the border is named when tiles are missing).
+1. lets the networks look at the photo once (``companion.vision.find_faces``, with a low detector
+   threshold so that nothing the set shows is missed);
+2. reads what they saw under the starting profile's thresholds and, if that is not the whole set exactly
+   once, under a grid of other thresholds (how sure a crop must be of holding a whole tile, how strong a
+   pip's mark must be) and with and without a logo on the double-blank, and keeps the reading that
+   reconciles with the set, or else the one that comes closest (and refuses, naming the tiles it could not
+   reconcile);
+3. learns from the reconciled reading: the pip threshold is set halfway (in log-odds) between the faintest
+   pip of the set and the strongest mark that is not one, the tile threshold halfway between the least
+   sure tile and the surest thing that is not a tile, the plausible proportions from the tiles' own; the
+   double-blank says whether the set has a logo (the reader's belief that it is the logo tile), and if so
+   the logo threshold is set halfway between it and the likeliest other face; and it checks that the
+   learned profile reads the photo as the whole set. A set's faint pips (worn paint, pale
+   burns) so get a lower threshold, its knots and logo a higher one.
 
-A calibration makes about 17 candidates and 30 to 50 readings (``companion.vision.read_tiles``), a
-fraction of a second to a few seconds each for a phone photo; ``progress`` is told of each candidate.
-What it does not do: it never writes files (the command line does), and it cannot see a misreading that
-swaps two tiles of the set with each other.
+It also measures what describes the set (the tiles' proportions, the face's colour), kept as a comment in
+the profile. What it does not do: it never writes files
+(the command line does), and it cannot see a misreading that swaps two tiles of the set with each other.
 
 Conventions as in ``companion.vision``: ``image_bgr`` BGR uint8, corners xy in the photo's pixels.
 Raises ``VisionInputError`` (``ValueError``) for an array that is not an image and ``ValueError`` for a
@@ -36,7 +34,7 @@ Raises ``VisionInputError`` (``ValueError``) for an array that is not an image a
 
 from __future__ import annotations
 
-import time
+import math
 from collections import Counter
 from dataclasses import dataclass, field, fields, replace
 from typing import Callable
@@ -46,46 +44,19 @@ import numpy as np
 
 from calibration import load_profile
 from companion.rules.tiles import Tile, double_set
-from companion.vision import Reading, TileReading, read_tiles
-from companion.vision.pips import rectify
+from companion.vision import Faces, Reading, assemble, find_faces, geometry as geo
 from companion.vision.profile import Profile
+from companion.vision.read import count_pips
 
-__all__ = ["calibrate", "reconcile", "Calibration", "Reconciliation", "SETS", "BASES"]
+__all__ = ["calibrate", "reconcile", "Calibration", "Reconciliation", "SETS"]
 
 SETS = {"double-six": 6, "double-nine": 9, "double-twelve": 12}
 
-# Step 1's candidates: (label, shipped profile, overrides). Ordered from the most general; on a tie the
-# earlier one wins. "light ink" variants are for dark wood with light pips (the shipped ivory and
-# twelve-color profiles look for dark ink on a light face only).
-BASES: tuple[tuple[str, str, dict], ...] = (
-    ("giant-wood", "giant-wood", {}),
-    ("ivory", "ivory", {}),
-    ("twelve-color", "twelve-color", {}),
-    ("giant-wood, dark ink", "giant-wood", {"ink_polarity": "dark"}),
-    ("giant-wood, light ink", "giant-wood", {"ink_polarity": "light"}),
-    ("ivory, any face", "ivory", {"face_min_lightness": 0.0}),
-    ("ivory, light ink", "ivory", {"ink_polarity": "light", "face_min_lightness": 0.0}),
-)
-
-# Step 2: does the double-blank carry a logo? (label, overrides)
-LOGO_VARIANTS: tuple[tuple[str, dict], ...] = (
-    ("logo on the double-blank", {"blank_needs_logo": True, "logo_min_area": Profile.logo_min_area}),
-    ("no logo", {"blank_needs_logo": False, "logo_min_area": 1.0}),
-)
-
-LOGO_CONTRAST = 40.0  # Lab distance from the face that makes a pixel part of a mark on the double-blank
-LOGO_AREA = 0.05  # a mark this big (square tile widths) on the double-blank is a logo
-
-# Other views of the photo each candidate is also judged on (see ``_views``)
-TILT_INSET = 0.12  # the far edge of the "tilted" view is narrowed by this fraction of the width on each side
-DIM_GAIN = 0.55  # the "dim" view's brightness, relative to the photo
-SMALL_SCALE = 0.6  # the "smaller" view's size, relative to the photo
-VIEW_SLACK = 3  # a candidate reading this many tiles fewer than the best so far is not tried on the views
-
-# Step 3's margins around what was measured (the next photos are lit and tilted differently)
-ASPECT_HEADROOM = 1.25  # tile_aspect_max = this x the longest-looking recognised tile
-LIGHTNESS_HEADROOM = 0.5  # face_min_lightness = this x the darkest recognised face (a dim photo halves it)
-PIP_AREA_HEADROOM = 2.5  # pip areas may be this many times smaller or larger than those measured
+LOOK_THRESHOLD = 0.1  # the detector's threshold while calibrating: every candidate is looked at
+TILE_GRID = (0.5, 0.35, 0.65, 0.2, 0.8)  # thresholds tried when the start does not read the set (in order)
+PIP_GRID = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)
+LEARNED_RANGE = (0.2, 0.8)  # learned thresholds stay in this range
+ASPECT_HEADROOM = (0.65, 1.35)  # plausible proportions: this far beyond the set's own (a slanted view shortens)
 
 
 @dataclass(frozen=True)
@@ -153,239 +124,160 @@ def reconcile(reading: Reading, max_pips: int) -> Reconciliation:
 
 
 @dataclass(frozen=True)
-class Trial:
-    label: str
-    profile: Profile
-    reading: Reading
-    check: Reconciliation
-    seconds: float
-    views: tuple[int, ...] | None = None  # tiles read once less surplus, in each other view (None: not tried)
-
-    @property
-    def key(self) -> tuple:
-        """How candidates are ranked: reading the photo itself right first, then the most tiles reconciled
-        over the photo and its other views together (a candidate whose views were not tried ranks last)."""
-        views = -10 ** 6 if self.views is None else sum(self.views)
-        return (self.check.ok, self.check.score[0] + views, self.check.score)
-
-
-@dataclass(frozen=True)
 class Calibration:
-    """The outcome: the best profile found, its reading of the photo and how that reconciles with the set."""
+    """The outcome: the profile learned, its reading of the photo and how that reconciles with the set."""
 
     profile: Profile
     reading: Reading
     check: Reconciliation
-    steps: tuple[str, ...]  # the candidates that made the profile, in order ("ivory", "no logo", ...)
+    steps: tuple[str, ...]  # how the profile was made ("giant-wood", "pip threshold 0.42", ...)
     learned: dict = field(default_factory=dict)  # what was measured on the recognised tiles
-    trials: tuple[Trial, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.check.ok
 
     def profile_json(self, source: str = "") -> dict:
-        """The profile file's contents: the fields that differ from the defaults (plus the ones that
-        describe the set), with ``_about`` and ``_learned`` comments."""
+        """The profile file's contents: the fields that differ from the defaults (and the set's size and logo), with
+        ``_about`` and ``_learned`` comments."""
         default = Profile()
-        keep = {"name", "max_pips", "ink_polarity", "tile_aspect_min", "tile_aspect_max", "tile_aspect_typical",
-                "face_min_lightness", "blank_needs_logo"}
         data: dict = {
             "_about": (f"Learned by companion calibrate from {source or 'a photo'} of the whole double-"
-                       f"{self.profile.max_pips} set ({self.check.summary()}), starting from "
-                       f"{' + '.join(self.steps)}."),
+                       f"{self.profile.max_pips} set ({self.check.summary()}): {', '.join(self.steps)}."),
             "_learned": self.learned,
         }
         for f in fields(Profile):
             value = getattr(self.profile, f.name)
-            if f.name in keep or value != getattr(default, f.name):
-                data[f.name] = list(value) if isinstance(value, tuple) else value
+            if f.name in ("name", "max_pips", "logo") or value != getattr(default, f.name):
+                data[f.name] = value
         return data
 
     def picture(self, image_bgr: np.ndarray) -> np.ndarray:
-        """``image_bgr`` with every tile read outlined (a tile read twice in red) and, below, the verdict."""
+        """``image_bgr`` with every tile read outlined and, below, the verdict."""
         from companion.scanner import annotate  # the scanner's drawing, so the picture looks like scan's
 
         verdict = f"calibration {self.profile.name!r}: " + ("OK, " if self.ok else "REFUSED, ") + self.check.summary()
-        logo = "expects a logo on the double-blank" if self.profile.blank_needs_logo else "expects a plain double-blank"
-        notes = [verdict, f"profile from {' + '.join(self.steps)}; it {logo}"]
+        logo = self.learned.get("double_blank_logo")
+        notes = [verdict, "learned: " + ", ".join(self.steps)]
+        if logo is not None:
+            notes.append(f"the double-blank {'carries a logo' if logo else 'is plain'}; it reads 0-0 either way")
         return annotate(image_bgr, Reading(self.reading.tiles, notes + list(self.reading.warnings)))
 
 
-def _measure(image_bgr: np.ndarray, tiles: list[TileReading], profile: Profile) -> dict:
-    """Proportions, face colour and pip statistics of the recognised tiles (in the profile's units)."""
-    if not tiles:
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def _halfway(low: float, high: float) -> float:
+    """The point halfway between two probabilities in log-odds, kept in ``LEARNED_RANGE``."""
+    mid = 1.0 / (1.0 + math.exp(-(_logit(low) + _logit(high)) / 2))
+    return round(float(min(max(mid, LEARNED_RANGE[0]), LEARNED_RANGE[1])), 3)
+
+
+def _kept_faces(found: Faces, reading: Reading) -> tuple[list, list]:
+    """The faces behind the reading's tiles, and the faces that were looked at but are no tile of it."""
+    tiles, others = [], []
+    for face in found.faces:
+        same = [t for t in reading.tiles if np.allclose(t.corners, face.corners)]
+        (tiles if same else others).append(face)
+    return tiles, others
+
+
+def _tiles_of(faces: list, reading: Reading) -> list:
+    """The reading's tile for each face (in the order of ``faces``)."""
+    return [next(t for t in reading.tiles if np.allclose(t.corners, f.corners)) for f in faces]
+
+
+def _measure(image_bgr: np.ndarray, reading: Reading) -> dict:
+    """The set's proportions and face colour, measured on the tiles read (for the profile's comment)."""
+    if not reading.tiles:
         return {}
-    aspects, face_l, face_lab, contrasts, pip_areas = [], [], [], [], []
-    w = profile.rect_width
-    for t in tiles:
-        q = np.asarray(t.corners, float)
-        short = (np.linalg.norm(q[0] - q[1]) + np.linalg.norm(q[2] - q[3])) / 2
-        long_ = (np.linalg.norm(q[1] - q[2]) + np.linalg.norm(q[3] - q[0])) / 2
-        aspects.append(long_ / max(short, 1e-6))
-        lab = cv2.cvtColor(rectify(image_bgr, q, profile), cv2.COLOR_BGR2LAB).astype(np.float32)
-        m = max(1, int(round(profile.face_margin * w)))
-        inner = lab[m:2 * w - m, m:w - m]
-        face = np.median(inner.reshape(-1, 3), axis=0)
-        face_l.append(float(face[0]))
-        face_lab.append(face)
-        dist = np.linalg.norm(inner - face, axis=2)
-        if sum(t.pips) == 0:
-            continue
-        # pips: the marks well beyond the face's own variation, away from the divider band
-        band = int(round((1 - profile.divider_band) * w)), int(round((1 + profile.divider_band) * w))
-        dist[band[0] - m:band[1] - m] = 0
-        thr = max(profile.pip_contrast_min, float(np.percentile(dist, 99)) * 0.5)
-        ink = (dist > thr).astype(np.uint8)
-        n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-        areas = sorted(stats[1:, cv2.CC_STAT_AREA] / float(w * w), reverse=True)[: sum(t.pips)]
-        if areas:
-            contrasts.append(float(np.median(dist[ink > 0])))
-            pip_areas += [float(a) for a in areas]
-    lab = np.median(np.asarray(face_lab), axis=0)
-    out = {
-        "tiles_measured": len(tiles),
-        "tile_aspect_median": round(float(np.median(aspects)), 3),
-        "tile_aspect_range": [round(float(min(aspects)), 3), round(float(max(aspects)), 3)],
-        "face_lab_median": [round(float(v), 1) for v in lab],
-        "face_lightness_range": [round(float(min(face_l)), 1), round(float(max(face_l)), 1)],
-    }
-    if contrasts:
-        out["pip_contrast_median"] = round(float(np.median(contrasts)), 1)
-        out["pip_area_median"] = round(float(np.median(pip_areas)), 4)
-        out["pip_area_range"] = [round(float(np.percentile(pip_areas, 5)), 4),
-                                 round(float(np.percentile(pip_areas, 95)), 4)]
+    aspects, faces = [], []
+    for t in reading.tiles:
+        _, _, length, width = geo.frame_of(t.corners)
+        aspects.append(length / max(width, 1e-6))
+        crop = geo.warp_crop(image_bgr, geo.quad_to_crop(geo.clockwise(t.corners)))
+        x0, y0 = geo.CANONICAL.min(axis=0).astype(int) + 4
+        x1, y1 = geo.CANONICAL.max(axis=0).astype(int) - 4
+        lab = cv2.cvtColor(crop[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+        face = np.median(lab.reshape(-1, 3), axis=0)
+        faces.append(face)
+    out = {"tiles_measured": len(reading.tiles),
+           "tile_aspect_median": round(float(np.median(aspects)), 3),
+           "tile_aspect_range": [round(float(min(aspects)), 3), round(float(max(aspects)), 3)],
+           "face_lab_median": [round(float(v), 1) for v in np.median(np.asarray(faces), axis=0)]}
     return out
 
 
-def _refinements(profile: Profile, learned: dict) -> list[tuple[str, dict]]:
-    """Step 3's candidates: the profile narrowed to what was measured, one quantity at a time."""
-    out = []
-    if "tile_aspect_range" in learned:
-        typical = learned["tile_aspect_median"]
-        top = min(profile.tile_aspect_max, max(typical, learned["tile_aspect_range"][1]) * ASPECT_HEADROOM)
-        if top > profile.tile_aspect_min + 0.3:
-            out.append(("measured tile aspect", {"tile_aspect_typical": round(float(typical), 2),
-                                                 "tile_aspect_max": round(float(top), 2)}))
-    if "face_lightness_range" in learned and profile.ink_polarity == "dark":
-        floor = round(LIGHTNESS_HEADROOM * learned["face_lightness_range"][0], 1)
-        if floor != profile.face_min_lightness:  # raised to ignore dark ground, or lowered for dim light
-            out.append(("measured face lightness", {"face_min_lightness": float(floor)}))
-    if "pip_area_range" in learned:
-        low = learned["pip_area_range"][0] / PIP_AREA_HEADROOM
-        high = learned["pip_area_range"][1] * PIP_AREA_HEADROOM
-        low, high = max(low, profile.pip_area_min), min(high, profile.pip_area_max)
-        if high > low * 2 and (low, high) != (profile.pip_area_min, profile.pip_area_max):
-            out.append(("measured pip size", {"pip_area_min": round(float(low), 4),
-                                              "pip_area_max": round(float(high), 4)}))
-    return out
-
-
-def _views(image_bgr: np.ndarray) -> list[tuple[str, np.ndarray]]:
-    """Other views of the calibration photo that still show the whole set (``VIEWS``): the photo tilted
-    away and dimmed, and the photo reduced. A profile that reads these too is likelier to read the set's
-    next photos, which are seldom taken as squarely and as well lit."""
-    if image_bgr.ndim == 2 or image_bgr.shape[2] == 4:
-        image_bgr = cv2.cvtColor(image_bgr, cv2.COLOR_GRAY2BGR if image_bgr.ndim == 2 else cv2.COLOR_BGRA2BGR)
-    h, w = image_bgr.shape[:2]
-    ground = np.median(np.concatenate([image_bgr[0], image_bgr[-1], image_bgr[:, 0], image_bgr[:, -1]]), axis=0)
-    inset = TILT_INSET * w
-    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    dst = np.float32([[inset, TILT_INSET * h], [w - inset, TILT_INSET * h], [w, h], [0, h]])
-    tilted = cv2.warpPerspective(image_bgr, cv2.getPerspectiveTransform(src, dst), (w, h), flags=cv2.INTER_AREA,
-                                 borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(float(v) for v in ground))
-    dim = np.clip(tilted.astype(np.float32) * np.float32(DIM_GAIN), 0, 255).astype(np.uint8)
-    small = cv2.resize(image_bgr, None, fx=SMALL_SCALE, fy=SMALL_SCALE, interpolation=cv2.INTER_AREA)
-    return [("tilted and dim", dim), ("smaller", small)]
-
-
-def _double_blank_has_logo(image_bgr: np.ndarray, trials: list[Trial]) -> bool | None:
-    """Whether the double-blank carries a logo: a mark of at least ``LOGO_AREA`` square tile widths on
-    the face read as 0-0 by the best candidate that read it exactly once; None when none did."""
-    blank = Tile(0, 0)
-    for t in trials:
-        if blank not in t.check.once:
-            continue
-        tile = next(r for r in t.reading.tiles if tuple(r.pips) == (0, 0))
-        w = t.profile.rect_width
-        lab = cv2.cvtColor(rectify(image_bgr, np.asarray(tile.corners, float), t.profile),
-                           cv2.COLOR_BGR2LAB).astype(np.float32)
-        m = max(1, int(round(t.profile.face_margin * w)))
-        inner = lab[m:2 * w - m, m:w - m]
-        dist = np.linalg.norm(inner - np.median(inner.reshape(-1, 3), axis=0), axis=2)
-        band = int(round((1 - t.profile.divider_band) * w)) - m, int(round((1 + t.profile.divider_band) * w)) - m
-        dist[band[0]:band[1]] = 0  # a divider is no logo
-        ink = (dist > LOGO_CONTRAST).astype(np.uint8)
-        ink = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-        n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-        largest = max((float(a) for a in stats[1:, cv2.CC_STAT_AREA]), default=0.0) / (w * w)
-        return largest >= LOGO_AREA
-    return None
-
-
-def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6,
+def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Profile | None = None,
               progress: Callable[[str], None] | None = None) -> Calibration:
     """Learn the profile ``name`` for a double-``max_pips`` set from ``image_bgr``, a photo of the whole
-    set face up. Always returns a ``Calibration``; ``ok`` says whether its profile reads the photo right."""
+    set face up, starting from ``start`` (the giant wooden set's profile). Always returns a
+    ``Calibration``; ``ok`` says whether its profile reads the photo as the whole set."""
     if max_pips not in SETS.values():
         raise ValueError(f"invalid max_pips: {max_pips!r} (6, 9 or 12)")
     say = progress or (lambda message: None)
-    trials: list[Trial] = []
-    views: list[tuple[str, np.ndarray]] = []  # made on first need, once read_tiles has accepted the image
-    best: Trial | None = None
+    base = replace(start or load_profile(None), name=name, max_pips=max_pips)
+    say("looking at the photo ...")
+    found = find_faces(image_bgr, replace(base, detect_threshold=min(base.detect_threshold, LOOK_THRESHOLD)))
+    say(f"{len(found.faces)} places looked at")
 
-    def trial(label: str, profile: Profile) -> Trial:
-        t0 = time.perf_counter()
-        reading = read_tiles(image_bgr, profile)
-        done = Trial(label, profile, reading, reconcile(reading, max_pips), time.perf_counter() - t0)
-        # the other views only for a candidate that could compete: each costs a reading
-        if best is None or done.check.score[0] >= best.check.score[0] - VIEW_SLACK:
-            done = with_views(done)
-        trials.append(done)
-        seen = "" if done.views is None else "; other views: " + ", ".join(
-            f"{v} {n}" for (n, _), v in zip(views, done.views))
-        say(f"{label}: {done.check.summary()}{seen} ({done.seconds:.1f} s)")
-        return done
+    # 2. the start's thresholds, else the grid's, with and without a logo on the double-blank: the reading
+    # that reconciles (or comes closest)
+    best = None
+    for logo in (base.logo, not base.logo):
+        for tile_t in TILE_GRID:
+            for pip_t in PIP_GRID:
+                profile = replace(base, logo=logo, tile_threshold=tile_t, pip_threshold=pip_t)
+                reading = assemble(found, profile)
+                check = reconcile(reading, max_pips)
+                if best is None or check.score > best[2].score:
+                    best = (profile, reading, check)
+                if check.ok:
+                    break
+            if best[2].ok:
+                break
+        if best[2].ok:
+            break
+    profile, reading, check = best
+    steps = [base.name if start is None else start.name]
+    if (profile.tile_threshold, profile.pip_threshold) != (base.tile_threshold, base.pip_threshold):
+        steps.append(f"thresholds tried: tile {profile.tile_threshold}, pip {profile.pip_threshold}")
+    learned = _measure(image_bgr, reading)
+    if not check.ok:
+        say("refused: " + check.summary())
+        return Calibration(profile, reading, check, tuple(steps), learned)
 
-    def with_views(t: Trial) -> Trial:
-        if t.views is not None:
-            return t
-        t0 = time.perf_counter()
-        views[:] = views or _views(image_bgr)
-        scores = tuple(reconcile(read_tiles(view, t.profile), max_pips).score[0] for _, view in views)
-        return replace(t, views=scores, seconds=t.seconds + time.perf_counter() - t0)
-
-    # 1. the shipped profiles and variations of the set's look, 2. each with and without a logo on the
-    # double-blank
-    for label, shipped, overrides in BASES:
-        base = replace(load_profile(shipped), **overrides, name=name, max_pips=max_pips)
-        for logo, logo_overrides in LOGO_VARIANTS:
-            own = all(getattr(base, k) == v for k, v in logo_overrides.items())
-            t = trial(label if own else f"{label}, {logo}", replace(base, **logo_overrides))
-            if best is None or t.key > best.key:
-                best = t
-    # the logo is learned from the double-blank: a big mark on it means the set has a logo, and then a
-    # profile that takes any plain face for the double-blank would read planks and paving stones as tiles
-    has_logo = _double_blank_has_logo(image_bgr, sorted(trials, key=lambda t: t.key, reverse=True))
-    eligible = [t for t in trials if has_logo is None or t.profile.blank_needs_logo == has_logo]
-    top = max(t.check.score[0] for t in eligible)
-    eligible = [with_views(t) if t.check.score[0] >= top - VIEW_SLACK else t for t in eligible]
-    best = max(eligible, key=lambda t: t.key)  # the first of equals: BASES are ordered most general first
-    steps = [best.label]
-    if has_logo is not None:
-        say(f"the double-blank {'carries a logo' if has_logo else 'is plain'}: "
-            f"{'only' if len(eligible) < len(trials) else 'all'} candidates {'with' if has_logo else 'without'} "
-            "a logo are kept")
-
-    # 3. refine what can be measured on the tiles read once, keeping each refinement that does no harm
-    once = set(best.check.once)
-    recognised = [t for t in best.reading.tiles if max(t.pips) <= max_pips and Tile(*t.pips) in once]
-    learned = _measure(image_bgr, recognised, best.profile)
-    if has_logo is not None:
-        learned["double_blank_logo"] = has_logo
-    for label, overrides in _refinements(best.profile, learned):
-        t = trial(f"+ {label}", replace(best.profile, **overrides))
-        if t.key >= best.key:
-            best, steps = t, steps + [label]
-    say(("calibrated: " if best.check.ok else "refused: ") + best.check.summary())
-    return Calibration(best.profile, best.reading, best.check, tuple(steps), learned, tuple(trials))
+    # 3. learn the thresholds from the set read right
+    tiles, others = _kept_faces(found, reading)
+    pips = [p.heat for f in tiles for half in f.peaks for p in half if p.heat >= profile.pip_threshold]
+    marks = [p.heat for f in tiles for half in f.peaks for p in half if p.heat < profile.pip_threshold]
+    pip_t = _halfway(max(marks, default=0.0), min(pips, default=1.0))
+    sure = min((f.tile_score for f in tiles), default=1.0)
+    unsure = max((f.tile_score for f in others if f.tile_score < profile.tile_threshold), default=0.0)
+    tile_t = _halfway(unsure, sure)
+    aspects = [geo.frame_of(t.corners)[2] / geo.frame_of(t.corners)[3] for t in reading.tiles]
+    aspect_min = round(float(min(aspects) * ASPECT_HEADROOM[0]), 2)
+    aspect_max = round(float(max(aspects) * ASPECT_HEADROOM[1]), 2)
+    # the logo: the reader's belief that the double-blank is the logo tile, against every other face's
+    blank = next(f for f, t in zip(tiles, _tiles_of(tiles, reading)) if tuple(t.pips) == (0, 0))
+    logo = blank.logo_score >= profile.logo_threshold
+    others_logo = max((f.logo_score for f in found.faces if f is not blank), default=0.0)
+    logo_t = _halfway(others_logo, blank.logo_score) if logo else profile.logo_threshold
+    learned["double_blank_logo"] = logo
+    learned["logo_score_double_blank"] = round(blank.logo_score, 3)
+    learned_profile = replace(profile, pip_threshold=pip_t, tile_threshold=tile_t, logo=logo, logo_threshold=logo_t,
+                              aspect_min=min(aspect_min, base.aspect_min), aspect_max=max(aspect_max, base.aspect_max))
+    learned.update({"pips_faintest": round(min(pips, default=1.0), 3), "marks_strongest": round(max(marks, default=0.0), 3),
+                    "tile_least_sure": round(sure, 3), "not_tile_surest": round(unsure, 3)})
+    steps += [f"pip threshold {pip_t} (pips from {learned['pips_faintest']}, other marks up to "
+              f"{learned['marks_strongest']})", f"tile threshold {tile_t}",
+              f"a logo on the double-blank (threshold {logo_t})" if logo else "a plain double-blank"]
+    reading = assemble(found, learned_profile)
+    check = reconcile(reading, max_pips)
+    if not check.ok:  # the halfway points must read the photo as well as the thresholds they lie between
+        say("the learned thresholds do not read the photo whole; keeping the ones that did")
+        learned_profile, reading, check = profile, *best[1:]
+    say(("calibrated: " if check.ok else "refused: ") + check.summary())
+    return Calibration(learned_profile, reading, check, tuple(steps), learned)

@@ -47,17 +47,18 @@ def scan_photo(source: str | Path | bytes, *, profile: Profile | None = None, na
     profile = profile or Profile()
     try:
         width, height = photo_size(source)
-        # a large JPEG is decoded reduced (draft mode) when the finder would reduce it anyway; faces too
-        # small to read there are read from the full photo, decoded only if needed
-        image = load_photo(source, draft_side=int(profile.work_max_side * profile.draft_slack))
+        # a large JPEG is decoded reduced (draft mode: 1/2, 1/4 or 1/8) as far as the detector allows;
+        # faces too small to read there are read from a finer decoding, made only if needed
+        image = load_photo(source, draft_side=profile.detect_side)
     except PhotoError as exc:
         return {"file": file, "error": str(exc)}
     photo_scale = width / image.shape[1]
 
-    def full_res() -> np.ndarray:
-        return load_photo(source)
+    def finer(scale: float) -> tuple[np.ndarray, float]:
+        better = load_photo(source, draft_side=int(np.ceil(max(width, height) / scale)))
+        return better, width / better.shape[1]
 
-    reading = read_tiles(image, profile, photo_scale=photo_scale, full_res=full_res if photo_scale > 1 else None)
+    reading = read_tiles(image, profile, photo_scale=photo_scale, finer=finer if photo_scale > 1 else None)
     result = reading_to_dict(reading, file=file, width=width, height=height)
     if annotate_to is not None:
         out_dir = Path(annotate_to)

@@ -3,7 +3,7 @@ that the profile it writes is what ``--profile PATH`` then reads with.
 
 Most of these hold whatever the recognizer's accuracy: the refusal tests use photos that cannot show a
 whole set, and the writing tests replace the recognizer with one that reads the photo's label (so they
-test calibration's own work: choosing, measuring, checking, writing), said where it is done."""
+test calibration's own work: choosing thresholds, measuring, checking, writing), said where it is done."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ import calibration.learn as learn
 from calibration import load_profile, profile_names
 from companion.cli import main
 from companion.synth import render_photo
-from companion.vision import Reading, TileReading
+from companion.vision import Faces
+from companion.vision import geometry as geo
+from companion.vision.read import FaceReading, Peak
 
 SET_SEED = 31  # one set, photographed twice below
 
@@ -38,16 +40,26 @@ def full_set(tmp_path_factory):
     return path, label
 
 
+def _faces(tiles, size=(960, 720)) -> Faces:
+    """What the networks would see: each labelled tile sure (0.95) with its pips clear (0.95) and a faint mark
+    (0.3) on each half, the double-blank taken for the logo tile (0.9, the others 0.02), and two patches of
+    ground that are no tile (0.1)."""
+    faces = []
+    for pips, corners in tiles:
+        halves = tuple(tuple([Peak(0.95, 0.3)] * n + [Peak(0.3, 0.2)]) for n in pips)
+        logo = 0.9 if tuple(pips) == (0, 0) else 0.02
+        faces.append(FaceReading(geo.clockwise(np.asarray(corners, float)), 0.95, halves, logo))
+    ground = geo.quad_of((20.0, 20.0), 0.0, 30.0, 15.0)
+    faces += [FaceReading(ground, 0.1, ((), ())), FaceReading(ground + 40, 0.1, ((), ()))]
+    return Faces(faces, *size)
+
+
 @pytest.fixture()
 def label_reader(monkeypatch, full_set):
-    """The recognizer replaced by one that reads the full-set photo's label, whatever the profile."""
+    """The networks replaced by what they would see in the full-set photo's label, whatever the profile."""
     _, label = full_set
-    tiles = [TileReading(tuple(t["pips"]), np.asarray(t["corners"], float), 0.95) for t in label["tiles"]]
-
-    def read_tiles(image_bgr, profile=None, **kwargs):
-        return Reading(list(tiles), [])
-
-    monkeypatch.setattr(learn, "read_tiles", read_tiles)
+    tiles = [(tuple(t["pips"]), t["corners"]) for t in label["tiles"]]
+    monkeypatch.setattr(learn, "find_faces", lambda image_bgr, profile, **kw: _faces(tiles))
     return tiles
 
 
@@ -58,9 +70,14 @@ def test_a_photo_read_as_the_whole_set_writes_a_profile_and_a_picture(capsys, tm
     assert code == 0
     assert "read all 28 tiles of the double-six set exactly once" in stdout
     assert "garden.json" in stdout and "garden.png" in stdout
-    assert "giant-wood: 28 of 28 tiles read exactly once" in stderr  # progress, one line per candidate
+    assert "calibrated: 28 of 28 tiles read exactly once" in stderr  # progress
     data = json.loads(out.read_text())
-    assert data["name"] == "garden" and data["max_pips"] == 6 and data["blank_needs_logo"] is True
+    assert data["name"] == "garden" and data["max_pips"] == 6
+    # learned: halfway (in log-odds) between the faintest pip (0.95) and the strongest other mark (0.3), and
+    # between the least sure tile (0.95) and the surest patch that is no tile (0.1)
+    assert data["pip_threshold"] == pytest.approx(0.74, abs=0.01)
+    assert data["tile_threshold"] == pytest.approx(0.59, abs=0.01)
+    assert data["logo"] is True and data["logo_threshold"] == pytest.approx(0.30, abs=0.01)  # 0.9 against 0.02
     assert data["_learned"]["tiles_measured"] == 28
     assert 1.8 < data["_learned"]["tile_aspect_median"] < 2.3  # a 2 x 1 tile seen almost from above
     picture = cv2.imread(str(tmp_path / "profiles" / "garden.png"))
@@ -109,16 +126,15 @@ def test_the_written_profile_is_what_scan_and_verify_read_with(capsys, tmp_path,
 def test_a_misread_tile_refuses_naming_the_tiles_and_writes_no_profile(capsys, tmp_path, monkeypatch, full_set,
                                                                        label_reader):
     photo, _ = full_set
-    misread = [TileReading((5, 2), t.corners, t.confidence) if sorted(t.pips) == [3, 5] else t
-               for t in label_reader]
-    monkeypatch.setattr(learn, "read_tiles", lambda image, profile=None, **kw: Reading(list(misread), []))
+    misread = [((6, 2), c) if sorted(pips) == [3, 5] else (pips, c) for pips, c in label_reader]
+    monkeypatch.setattr(learn, "find_faces", lambda image_bgr, profile, **kw: _faces(misread))
     out = tmp_path / "bad.json"
     code, stdout, stderr = run(capsys, "calibrate", photo, "--name", "bad", "--out", out, "--quiet")
     assert code == 1 and stdout == ""
     assert stderr.count("\n") == 1
     assert "refused to write profile 'bad'" in stderr
     assert "27 of 28" not in stderr and "26 of 28 tiles read exactly once" in stderr
-    assert "not found: 5-3" in stderr and "read more than once: 5-2 x2" in stderr
+    assert "not found: 5-3" in stderr and "read more than once: 6-2 x2" in stderr
     assert not out.exists()
     assert (tmp_path / "bad.png").is_file()  # the picture shows what was recognised
 
@@ -140,8 +156,8 @@ def test_a_photo_of_a_few_tiles_is_refused_with_the_tiles_it_lacks(capsys, tmp_p
     assert code == 1 and stdout == ""
     last = stderr.strip().splitlines()[-1]
     assert last.startswith(f"companion calibrate: {photo}: refused to write profile 'hand'")
-    assert "not found: 0-0, 1-0" in last and "see " in last
-    assert "giant-wood:" in stderr  # progress came first
+    assert "not found: " in last and "see " in last
+    assert "looking at the photo" in stderr  # progress came first
     assert not (tmp_path / "hand.json").exists()
 
 
@@ -168,7 +184,7 @@ def test_a_calibrated_profile_can_be_chosen_for_a_match(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     folder = tmp_path / "companion" / "profiles"
     folder.mkdir(parents=True)
-    (folder / "garden.json").write_text(json.dumps({"name": "garden", "ink_polarity": "dark"}))
+    (folder / "garden.json").write_text(json.dumps({"name": "garden", "pip_threshold": 0.4}))
     client = create_app({"DATABASE": str(tmp_path / "db.sqlite3")}).test_client()
     assert "garden" in client.get("/api/presets").get_json()["profiles"]
     answer = client.post("/api/matches", json={"players": ["Ann", "Bob"], "rules": "block", "profile": "garden"})

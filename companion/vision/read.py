@@ -1,0 +1,166 @@
+"""Read each found tile: the reader network on a crop around it, twice.
+
+Entry points: ``read_faces(pyramid, frames, profile) -> list[FaceReading]``, one per frame (a candidate's
+centre, axis, length and width in the photo's pixels), and ``count_pips(face, profile) -> Count``. The first look crops the frame as the detector gave
+it; the reader marks the face's four corners and the pips. The second look crops exactly those corners
+(a homography, so a face seen at a slant is read square on) and the reader marks them again: its pips are
+counted there, each half on its side of the crop's middle, and its corners are the face's outline. It also
+says whether the face is a double-blank carrying a logo (the set's profile says whether it has one).
+
+A pip is a local peak of the reader's pip heat of at least ``profile.pip_threshold``; a half is doubtful
+when a counted pip is faint or an uncounted peak is strong (its next reading is then kept too, for the set
+to settle between). The reader also says whether the crop is one whole tile (``tile_score``): half a tile
+and the ground beyond it, two tiles side by side or a patch of ground are not.
+
+Conventions as in ``companion.vision``. Raises nothing: a crop beyond the photo reads as grey.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.vision import geometry as geo
+from companion.vision.nets import blob, network, sigmoid
+from companion.vision.profile import Profile
+
+STRIDE = 2  # the reader's maps are half the crop's size
+MID_X = geo.CROP_W / 2
+
+
+@dataclass(frozen=True)
+class Peak:
+    """A local peak of the pip heat on a face: its heat and its distance from the middle line (tile widths)."""
+
+    heat: float
+    from_middle: float
+
+
+@dataclass(frozen=True)
+class FaceReading:
+    corners: np.ndarray  # (4, 2) xy in the photo, clockwise, [0]-[1] the end of the first half
+    tile_score: float  # 0..1: the reader's belief that this is one whole tile
+    peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]]  # each half's pip peaks, strongest first
+    logo_score: float = 0.0  # 0..1: the reader's belief that this is a double-blank carrying a logo
+
+
+@dataclass(frozen=True)
+class Count:
+    pips: tuple[int, int]
+    confidence: float  # 0..1: how sure the count is (its least sure half)
+    others: list[tuple[tuple[int, int], float]]  # next readings, the least sure half's first
+
+
+class Pyramid:
+    """A photo and its halvings (by area), made as they are needed."""
+
+    def __init__(self, image_bgr: np.ndarray, most: int = 4) -> None:
+        self.levels = [image_bgr]
+        self.most = most
+
+    def level(self, k: int) -> np.ndarray:
+        while len(self.levels) <= k:
+            self.levels.append(cv2.resize(self.levels[-1], None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA))
+        return self.levels[k]
+
+    def crop(self, matrix: np.ndarray, length: float) -> np.ndarray:
+        k = geo.source_level(length, self.most)
+        while k > 0 and min(self.levels[0].shape[:2]) / 2 ** k < 16:
+            k -= 1
+        return geo.warp_crop(self.level(k), geo.scaled(matrix, 0.5 ** k))
+
+
+def _run(crops: list[np.ndarray], profile: Profile) -> tuple[np.ndarray, np.ndarray]:
+    net = network(profile.reader)
+    maps, kinds = [], []
+    for start in range(0, len(crops), 32):  # batches of 32 keep the working memory small
+        net.setInput(blob(crops[start:start + 32]))
+        m, k = net.forward(["maps", "tile"])
+        maps.append(sigmoid(m)), kinds.append(sigmoid(k))
+    return np.concatenate(maps), np.concatenate(kinds)  # (n, 5, h, w) and (n, 2): a whole tile, a logo
+
+
+def _peak_xy(heat: np.ndarray) -> np.ndarray:
+    """The sub-cell position of a heat map's highest peak, in crop pixels."""
+    i, j = np.unravel_index(int(np.argmax(heat)), heat.shape)
+    i0, i1, j0, j1 = max(0, i - 2), min(heat.shape[0], i + 3), max(0, j - 2), min(heat.shape[1], j + 3)
+    w = heat[i0:i1, j0:j1]
+    ys, xs = np.mgrid[i0:i1, j0:j1]
+    total = max(float(w.sum()), 1e-9)
+    return np.array([(xs * w).sum() / total, (ys * w).sum() / total]) * STRIDE + (STRIDE - 1) / 2
+
+
+def _corners(maps: np.ndarray) -> np.ndarray:
+    return np.array([_peak_xy(maps[1 + k]) for k in range(4)])
+
+
+def _plausible(quad: np.ndarray, profile: Profile) -> bool:
+    """A convex outline of about a tile's proportions."""
+    if not cv2.isContourConvex(np.round(quad * 16).astype(np.int32)):
+        return False
+    _, _, length, width = geo.frame_of(quad)
+    return width > 2 and profile.aspect_min <= length / width <= profile.aspect_max
+
+
+def _peaks(heat: np.ndarray, profile: Profile) -> tuple[tuple[Peak, ...], tuple[Peak, ...]]:
+    """Each half's local peaks of a square-on crop's pip heat, on the face (or just beyond its outline)."""
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= profile.pip_floor)
+    rows, cols = np.nonzero(peaks)
+    xs, ys = cols * STRIDE + (STRIDE - 1) / 2, rows * STRIDE + (STRIDE - 1) / 2
+    x0, y0 = geo.CANONICAL.min(axis=0) - profile.pip_margin * geo.FACE_W
+    x1, y1 = geo.CANONICAL.max(axis=0) + profile.pip_margin * geo.FACE_W
+    on_face = (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
+    halves = []
+    for half in (0, 1):
+        side = on_face & ((xs < MID_X) if half == 0 else (xs >= MID_X))
+        found = [Peak(float(heat[r, c]), float(abs(x - MID_X) / geo.FACE_W))
+                 for r, c, x in zip(rows[side], cols[side], xs[side])]
+        halves.append(tuple(sorted(found, key=lambda p: -p.heat)))
+    return halves[0], halves[1]
+
+
+def count_pips(face: FaceReading, profile: Profile) -> Count:
+    """The pips of each half at ``profile.pip_threshold``, how sure that is, and the next readings: a half
+    is doubtful when a counted pip is faint, an uncounted peak is strong, or a pip lies on the middle line.
+    In a set with a logo, a face the reader takes for the logo tile is the double-blank: its marks are no pips."""
+    if profile.logo and face.logo_score >= profile.logo_threshold:
+        return Count((0, 0), float(np.clip(2 * face.logo_score - 1, 0, 1)), [])
+    counts, confs, nexts = [], [], []
+    for half in face.peaks:
+        counted = [p for p in half if p.heat >= profile.pip_threshold]
+        weakest = min((p.heat for p in counted), default=1.0)
+        strongest = max((p.heat for p in half if p.heat < profile.pip_threshold), default=0.0)
+        conf = float(np.clip(1.0 - 2.0 * max(1.0 - weakest, strongest), 0.0, 1.0))
+        if counted:
+            conf = min(conf, float(np.clip(min(p.from_middle for p in counted) / profile.pip_mid_band, 0, 1)))
+        counts.append(len(counted))
+        confs.append(conf)
+        nexts.append(len(counted) + 1 if 1.0 - weakest < strongest else max(0, len(counted) - 1))
+    pips = (counts[0], counts[1])
+    others = [((nexts[0], pips[1]) if k == 0 else (pips[0], nexts[1]), confs[k]) for k in (0, 1) if confs[k] < 1.0]
+    others.sort(key=lambda o: o[1])
+    return Count(pips, float(min(confs)), others)
+
+
+def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, float]],
+               profile: Profile) -> list[FaceReading]:
+    """Read each frame ``(centre, angle, length, width)`` (photo pixels of ``pyramid``'s level 0)."""
+    if not frames:
+        return []
+    first = [geo.frame_to_crop(*f) for f in frames]
+    maps1, _ = _run([pyramid.crop(m, f[2]) for m, f in zip(first, frames)], profile)
+    quads = []
+    for m, f, maps in zip(first, frames, maps1):
+        quad = geo.clockwise(geo.apply(np.linalg.inv(geo.as_homography(m)), _corners(maps)))
+        quads.append(quad if _plausible(quad, profile) else geo.quad_of(*f))
+    second = [geo.quad_to_crop(q) for q in quads]
+    maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, q in zip(second, quads)], profile)
+    out = []
+    for m, q, maps, (tile, logo) in zip(second, quads, maps2, kinds2):
+        corners = geo.apply(np.linalg.inv(m), _corners(maps))
+        if not _plausible(geo.clockwise(corners), profile):
+            corners = q
+        out.append(FaceReading(geo.clockwise(corners), float(tile), _peaks(maps[0], profile), float(logo)))
+    return out

@@ -1,6 +1,7 @@
 """Render a training set: labelled synthetic photos at the sizes the networks see them.
 
     .venv/bin/python -m calibration.training.dataset DATA [--count 8000] [--seed-start 10000000] [--jobs 2]
+                                                      [--style ivory-color --style ivory-black ...]
 
 Per photo ``NNNNNNNN.jpg`` (the photo, reduced to at most ``READ_SIDE`` pixels on its longer side: the
 reader's source), ``NNNNNNNN_d.jpg`` (reduced to ``DETECT_SIDE``: the detector's input) and
@@ -33,9 +34,14 @@ KINDS = ("hand", "touching", "crowd", "hand", "layout", "hand", "full-set", "tou
 OTHER_STYLES = (("ivory-black", 0.08), ("ivory-color", 0.10), ("painted-white", 0.04))
 
 
-def _choice(seed: int) -> dict:
+def _choice(seed: int, styles: tuple[str, ...] = ()) -> dict:
     rng = np.random.default_rng(seed ^ 0x5EED)
     kind = KINDS[seed % len(KINDS)]
+    if styles:  # only these sets, in turn
+        style = styles[(seed // len(KINDS)) % len(styles)]
+        if style == "ivory-color" and kind in ("layout", "full-set"):
+            kind = "crowd" if kind == "full-set" else "hand"
+        return {"kind": kind, "style": style, **({"ground": "table"} if rng.random() < 0.6 else {})}
     u = rng.random()
     for style, share in OTHER_STYLES:
         if u < share:
@@ -57,11 +63,11 @@ def _scaled(label: dict, s: float) -> dict:
     return out
 
 
-def make_one(out: Path, seed: int) -> str | None:
+def make_one(out: Path, seed: int, styles: tuple[str, ...] = ()) -> str | None:
     stem = out / f"{seed:08d}"
     if (stem.with_suffix(".json")).exists():
         return None
-    args = _choice(seed)
+    args = _choice(seed, styles)
     data, label = render_photo(seed, **args)
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     h, w = img.shape[:2]
@@ -81,9 +87,9 @@ def make_one(out: Path, seed: int) -> str | None:
     return stem.name
 
 
-def _work(job: tuple[str, int]) -> str | None:
-    out, seed = job
-    return make_one(Path(out), seed)
+def _work(job: tuple[str, int, tuple[str, ...]]) -> str | None:
+    out, seed, styles = job
+    return make_one(Path(out), seed, styles)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,9 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--count", type=int, default=8000)
     ap.add_argument("--seed-start", type=int, default=10_000_000)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--style", action="append", default=[],
+                    help="only sets of this style, in turn (repeatable; default: the mix described above)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    jobs = [(str(args.out), args.seed_start + i) for i in range(args.count)]
+    jobs = [(str(args.out), args.seed_start + i, tuple(args.style)) for i in range(args.count)]
     t0 = time.perf_counter()
     done = 0
     with Pool(args.jobs) as pool:

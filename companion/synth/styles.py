@@ -65,7 +65,7 @@ def _jitter(rng: np.random.Generator, color: tuple[float, float, float], amount:
 
 def _hue_colour(hue: float, rng: np.random.Generator) -> tuple[float, float, float]:
     """A saturated BGR colour of OpenCV hue ``hue`` (0..180)."""
-    hsv = np.uint8([[[int(hue) % 180, int(rng.uniform(150, 255)), int(rng.uniform(120, 230))]]])
+    hsv = np.uint8([[[int(hue) % 180, int(rng.uniform(160, 255)), int(rng.uniform(140, 240))]]])
     b, g, r = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0] / 255.0
     return (float(b), float(g), float(r))
 
@@ -119,7 +119,7 @@ def pick_style(rng: np.random.Generator, name: str | None = None) -> SetStyle:
         hues = rng.permutation(np.linspace(0, 180, 13, endpoint=False))
         colors = [_hue_colour(h, rng) for h in hues]
         colors[int(rng.integers(1, 13))] = black  # one number is usually black
-        common.update(pip_kind=str(rng.choice(["painted", "drilled"])), pip_radius=float(rng.uniform(0.065, 0.085)),
+        common.update(pip_kind=str(rng.choice(["painted", "drilled"])), pip_radius=float(rng.uniform(0.07, 0.125)),
                       pip_spread=float(rng.uniform(0.28, 0.32)), divider_kind="line", divider_span=float(rng.uniform(0.6, 0.8)),
                       thickness=float(rng.uniform(0.2, 0.35)), gloss=float(rng.uniform(0.4, 0.9)))
         return SetStyle(name=label, wood_light=_jitter(rng, (0.86, 0.92, 0.93), 0.03),

@@ -144,6 +144,16 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))
 
 
+def _cut_off(corners: np.ndarray, photo_w: int, photo_h: int, margin: float) -> bool:
+    """A face reaching beyond the border, or with a whole side along it: the reader then sees only the part
+    inside the photo, which may look like a whole tile of its own."""
+    x, y = corners[:, 0], corners[:, 1]
+    if ((x < -margin) | (x > photo_w - 1 + margin) | (y < -margin) | (y > photo_h - 1 + margin)).any():
+        return True
+    on = margin / 2  # whole tiles in the photo stand a little clear of it
+    return any(np.sum(near) >= 2 for near in (x < on, x > photo_w - 1 - on, y < on, y > photo_h - 1 - on))
+
+
 def assemble(found: Faces, profile: Profile) -> Reading:
     """The reading of what ``find_faces`` saw under ``profile``'s thresholds: whole tiles kept once each, cut
     ones named in warnings, pips counted, and the set's rules applied."""
@@ -160,10 +170,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         count = count_pips(face, profile)
         if profile.logo and count.pips == (0, 0) and face.logo_score < profile.logo_threshold:
             continue  # this set's double-blank carries its logo: a plain blank face is a plank or a slab
-        margin = profile.cut_tolerance * geo.frame_of(corners)[3]
-        outside = (corners[:, 0] < -margin) | (corners[:, 0] > photo_w - 1 + margin) | \
-                  (corners[:, 1] < -margin) | (corners[:, 1] > photo_h - 1 + margin)
-        if outside.any():
+        if _cut_off(corners, photo_w, photo_h, profile.cut_tolerance * geo.frame_of(corners)[3]):
             cut.append(corners)
             continue
         kept.append((face, count))

@@ -51,7 +51,7 @@ class Profile:
     cut_tolerance: float = 0.1  # a corner this far outside the photo (tile widths) makes the tile cut off
     same_face_overlap: float = 0.3  # two outlines overlapping this much (intersection / smaller) are one face
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
-    settle_below: float = 0.8  # a reading less sure than this may give way to its next where the set needs it
+    settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it
 
     @classmethod
     def from_dict(cls, data: dict) -> "Profile":

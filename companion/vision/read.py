@@ -123,7 +123,8 @@ def _peaks(heat: np.ndarray, profile: Profile) -> tuple[tuple[Peak, ...], tuple[
 
 def count_pips(face: FaceReading, profile: Profile) -> Count:
     """The pips of each half at ``profile.pip_threshold``, how sure that is, and the next readings: a half
-    is doubtful when a counted pip is faint, an uncounted peak is strong, or a pip lies on the middle line.
+    is doubtful when a counted pip is faint, an uncounted peak off the middle line is strong, or a counted pip
+    lies on the middle line.
     In a set with a logo, a face the reader takes for the logo tile is the double-blank: its marks are no pips."""
     if profile.logo and face.logo_score >= profile.logo_threshold:
         return Count((0, 0), float(np.clip(2 * face.logo_score - 1, 0, 1)), [])
@@ -131,7 +132,9 @@ def count_pips(face: FaceReading, profile: Profile) -> Count:
     for half in face.peaks:
         counted = [p for p in half if p.heat >= profile.pip_threshold]
         weakest = min((p.heat for p in counted), default=1.0)
-        strongest = max((p.heat for p in half if p.heat < profile.pip_threshold), default=0.0)
+        # a faint mark on the middle line is the divider, not a missed pip
+        strongest = max((p.heat for p in half if p.heat < profile.pip_threshold
+                         and p.from_middle >= profile.pip_mid_band), default=0.0)
         conf = float(np.clip(1.0 - 2.0 * max(1.0 - weakest, strongest), 0.0, 1.0))
         if counted:
             conf = min(conf, float(np.clip(min(p.from_middle for p in counted) / profile.pip_mid_band, 0, 1)))

@@ -95,13 +95,6 @@ def _check_image(image_bgr: np.ndarray) -> np.ndarray:
     return image_bgr
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Area shared by two convex outlines, as a fraction of the smaller."""
-    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
-    return float(area) / smaller if smaller > 0 else 0.0
-
-
 @dataclass(frozen=True)
 class Faces:
     """What the networks saw in a photo, before any threshold but the detector's: every face the reader
@@ -164,8 +157,8 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         if face.tile_score < profile.tile_threshold:
             continue
         corners = face.corners
-        if any(_overlap(corners, k.corners) > profile.same_face_overlap for k, _ in kept) or \
-                any(_overlap(corners, c) > profile.same_face_overlap for c in cut):
+        if any(geo.overlap(corners, k.corners) > profile.same_face_overlap for k, _ in kept) or \
+                any(geo.overlap(corners, c) > profile.same_face_overlap for c in cut):
             continue  # the same face found twice
         count = count_pips(face, profile)
         if profile.logo and count.pips == (0, 0) and face.logo_score < profile.logo_threshold:

@@ -114,6 +114,13 @@ def source_level(length: float, most: int) -> int:
     return level
 
 
+def overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Area shared by two convex outlines, as a fraction of the smaller."""
+    area, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
+    smaller = min(cv2.contourArea(np.asarray(a, np.float32)), cv2.contourArea(np.asarray(b, np.float32)))
+    return float(area) / smaller if smaller > 0 else 0.0
+
+
 def scaled(matrix: np.ndarray, factor: float) -> np.ndarray:
     """A photo-to-crop matrix for the photo scaled by ``factor`` (a pyramid level: 0.5, 0.25, ...), pixel
     centres kept in place as a reduction by area does."""

@@ -45,6 +45,8 @@ class Profile:
     pip_mid_band: float = 0.08  # a pip this close to the middle line could be either half's (tile widths)
     aspect_min: float = 1.3  # a face's length / width: a tile seen at a slant, at least ...
     aspect_max: float = 2.8  # ... and at most
+    square_on_px: float = 2.0  # a first look whose corners are this close to their place (crop pixels) is the reading
+    second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one
 
     # --- what is kept --------------------------------------------------------------------------------------

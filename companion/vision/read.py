@@ -149,21 +149,39 @@ def count_pips(face: FaceReading, profile: Profile) -> Count:
 
 def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, float]],
                profile: Profile) -> list[FaceReading]:
-    """Read each frame ``(centre, angle, length, width)`` (photo pixels of ``pyramid``'s level 0)."""
+    """Read each frame ``(centre, angle, length, width)`` (photo pixels of ``pyramid``'s level 0).
+
+    The first look crops the frame; where the corners it finds lie within ``profile.square_on_px`` of
+    where a face belongs in the crop, it saw the face square on and is the reading. The others are looked
+    at again through their corners, except a face the first look took for a second outline of a face it
+    was surer of, or for no tile at all (below ``profile.second_look_floor``)."""
     if not frames:
         return []
     first = [geo.frame_to_crop(*f) for f in frames]
-    maps1, _ = _run([pyramid.crop(m, f[2]) for m, f in zip(first, frames)], profile)
-    quads = []
-    for m, f, maps in zip(first, frames, maps1):
-        quad = geo.clockwise(geo.apply(np.linalg.inv(geo.as_homography(m)), _corners(maps)))
-        quads.append(quad if _plausible(quad, profile) else geo.quad_of(*f))
-    second = [geo.quad_to_crop(q) for q in quads]
-    maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, q in zip(second, quads)], profile)
-    out = []
-    for m, q, maps, (tile, logo) in zip(second, quads, maps2, kinds2):
+    maps1, kinds1 = _run([pyramid.crop(m, f[2]) for m, f in zip(first, frames)], profile)
+    looks: list[tuple[np.ndarray, float, np.ndarray, float]] = []  # corners, tile, pip heat, logo
+    again: list[np.ndarray] = []
+    for k in np.argsort(-kinds1[:, 0]):
+        m, f, maps, (tile, logo) = first[k], frames[k], maps1[k], kinds1[k]
+        found = _corners(maps)
+        quad = geo.clockwise(geo.apply(np.linalg.inv(geo.as_homography(m)), found))
+        plausible = _plausible(quad, profile)
+        quad = quad if plausible else geo.quad_of(*f)
+        if any(geo.overlap(quad, q) > profile.same_face_overlap for q, *_ in looks) or \
+                any(geo.overlap(quad, q) > profile.same_face_overlap for q in again):
+            continue
+        if plausible and np.abs(found - geo.CANONICAL).max() <= profile.square_on_px:
+            looks.append((quad, float(tile), maps[0], float(logo)))
+        elif tile < profile.second_look_floor:
+            looks.append((quad, float(tile), maps[0], float(logo)))
+        else:
+            again.append(quad)
+    second = [geo.quad_to_crop(q) for q in again]
+    maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, q in zip(second, again)], profile) \
+        if again else (np.zeros((0,)), np.zeros((0, 2)))
+    for m, q, maps, (tile, logo) in zip(second, again, maps2, kinds2):
         corners = geo.apply(np.linalg.inv(m), _corners(maps))
         if not _plausible(geo.clockwise(corners), profile):
             corners = q
-        out.append(FaceReading(geo.clockwise(corners), float(tile), _peaks(maps[0], profile), float(logo)))
-    return out
+        looks.append((geo.clockwise(corners), float(tile), maps[0], float(logo)))
+    return [FaceReading(q, tile, _peaks(heat, profile), logo) for q, tile, heat, logo in looks]

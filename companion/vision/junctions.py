@@ -81,11 +81,10 @@ class JunctionConfig:
     ``crosswise_band``: a contact on a long side within this fraction of the tile's length from the
     middle is crosswise (a double's middle); further out it is a corner turn on one half.
     ``doubt_confidence``: a tile read with a confidence below this is "in doubt" (named in a warning
-    when it sits on a junction that does not match). Set from how often readings turn out wrong: on 80
-    generated layout photos (``benchmarks/verify_benchmark.py``, seeds 7000-7039 and 9000-9039) the
-    readings from 0.6 to 0.95 were wrong 46 % of the time (65 of 142), those from 0.95 to 0.97 16 %
-    and those above 0.97 3 %. A mismatch is far more often a misread than a wrong play, so a tile with
-    about an even chance of being misread must be named; the former 0.6 let most misreads through.
+    when it sits on a junction that does not match). It is the recognizer's own line (``doubt_below``): on
+    40 generated layout photos (``benchmarks/verify_benchmark.py --count 40``) 31 of the 32 misread tiles
+    lay below 0.5, and 104 of the 307 read right; a mismatch is far more often a misread than a wrong play,
+    so a tile about as likely misread as not must be named.
     ``max_overlap``: two outlines that overlap by more than this fraction of the smaller one cannot
     both be right (tiles lie side by side, never on top of each other): both are in doubt.
     ``tight_gap``: when a loop is broken (``prune_loops``), contacts at most this far apart (same unit
@@ -101,7 +100,7 @@ class JunctionConfig:
     max_angle_deg: float = 20.0
     min_overlap: float = 0.6
     crosswise_band: float = 0.15
-    doubt_confidence: float = 0.95
+    doubt_confidence: float = 0.5
     max_overlap: float = 0.15
     tight_gap: float = 0.25
     hole_slack: float = 0.35

@@ -57,11 +57,13 @@ def test_a_tile_in_doubt_on_a_mismatch_is_named():
         "tile 3 (3-1) is in doubt (read with confidence 0.30); junction 2-3 may be misread"]
 
 
-def test_a_fairly_sure_reading_on_a_mismatch_is_still_named():
-    # Readings at 0.9 are wrong about half the time (see JunctionConfig.doubt_confidence): name the tile.
-    verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.99, 0.99, 0.9])))
+def test_a_reading_under_the_doubt_line_is_named_and_one_above_it_is_not():
+    # Readings under 0.5 are often wrong, those above it seldom (see JunctionConfig.doubt_confidence).
+    verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.99, 0.99, 0.45])))
     assert verdict["warnings"] == [
-        "tile 3 (3-1) is in doubt (read with confidence 0.90); junction 2-3 may be misread"]
+        "tile 3 (3-1) is in doubt (read with confidence 0.45); junction 2-3 may be misread"]
+    verdict = verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.99, 0.99, 0.6])))
+    assert verdict["legal"] is False and verdict["warnings"] == []
 
 
 def test_a_tile_read_twice_is_in_doubt():
@@ -173,7 +175,7 @@ def test_the_headline_says_legal_only_when_every_tile_was_checked():
 def test_the_headline_asks_to_check_a_tile_in_doubt_before_calling_a_play_wrong():
     wrong = headline(verify_scan(scan(*line((6, 4), (4, 2), (3, 1)))))
     assert wrong == ("NOT LEGAL: 1 of 2 junctions does not match", "illegal")
-    unsure = headline(verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.99, 0.99, 0.5]))))
+    unsure = headline(verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.99, 0.99, 0.4]))))
     assert unsure == ("1 of 2 junctions does not match, but tile 3 may be misread: check it", "doubt")
 
 

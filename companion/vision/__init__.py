@@ -137,13 +137,16 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))
 
 
-def _cut_off(corners: np.ndarray, photo_w: int, photo_h: int, margin: float) -> bool:
-    """A face reaching beyond the border, or with a whole side along it: the reader then sees only the part
-    inside the photo, which may look like a whole tile of its own."""
-    x, y = corners[:, 0], corners[:, 1]
-    if ((x < -margin) | (x > photo_w - 1 + margin) | (y < -margin) | (y > photo_h - 1 + margin)).any():
+def _cut_off(corners: np.ndarray, photo_w: int, photo_h: int, profile: Profile) -> bool:
+    """A face with more than ``profile.cut_area`` of it beyond the border, or with a whole side along the
+    border (the reader then sees only the part inside, which may look like a whole tile of its own)."""
+    photo = np.array([[0, 0], [photo_w, 0], [photo_w, photo_h], [0, photo_h]], np.float32) - 0.5
+    area = cv2.contourArea(corners.astype(np.float32))
+    inside, _ = cv2.intersectConvexConvex(corners.astype(np.float32), photo)
+    if area <= 0 or inside < (1 - profile.cut_area) * area:
         return True
-    on = margin / 2  # whole tiles in the photo stand a little clear of it
+    on = profile.cut_tolerance * geo.frame_of(corners)[3] / 2  # whole tiles stand a little clear of it
+    x, y = corners[:, 0], corners[:, 1]
     return any(np.sum(near) >= 2 for near in (x < on, x > photo_w - 1 - on, y < on, y > photo_h - 1 - on))
 
 
@@ -163,7 +166,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         count = count_pips(face, profile)
         if profile.logo and count.pips == (0, 0) and face.logo_score < profile.logo_threshold:
             continue  # this set's double-blank carries its logo: a plain blank face is a plank or a slab
-        if _cut_off(corners, photo_w, photo_h, profile.cut_tolerance * geo.frame_of(corners)[3]):
+        if _cut_off(corners, photo_w, photo_h, profile):
             cut.append(corners)
             continue
         kept.append((face, count))
@@ -171,7 +174,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     warnings = []
     for corners in cut:
         centre = np.clip(geo.centre_of(corners), 0, [photo_w - 1, photo_h - 1])
-        margin = profile.cut_tolerance * geo.frame_of(corners)[3]
+        margin = -profile.cut_tolerance * geo.frame_of(corners)[3] / 2  # the sides it reaches
         warnings.append(f"a tile cut off by the {_edge_name(corners, photo_w, photo_h, margin)} border of the photo "
                         f"(near x={centre[0]:.0f}, y={centre[1]:.0f}, {_where(centre, photo_w, photo_h)}) "
                         "was left out")

@@ -50,7 +50,8 @@ class Profile:
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one
 
     # --- what is kept --------------------------------------------------------------------------------------
-    cut_tolerance: float = 0.1  # a corner this far outside the photo (tile widths) makes the tile cut off
+    cut_area: float = 0.03  # a face with more of its area than this beyond the border is cut off
+    cut_tolerance: float = 0.1  # a face with two corners within half this of the border (tile widths) is cut off
     same_face_overlap: float = 0.3  # two outlines overlapping this much (intersection / smaller) are one face
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
     settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it

@@ -123,14 +123,6 @@ def _score_jmherzog():
 
 
 @pytest.mark.skipif(not (SHARED / "labels.json").is_file(), reason="../shared/real-photos is not here")
-def test_jmherzog_ivory_floor():
-    total, right, missed = _score_jmherzog()
-    assert total == 54
-    assert right / total >= 0.95 and missed <= 1  # measured 53 of 54; guards against regressions
-
-
-@pytest.mark.skipif(not (SHARED / "labels.json").is_file(), reason="../shared/real-photos is not here")
-@pytest.mark.xfail(reason="target not reached yet: none missed (measured 53 of 54 right; the 3-3 touching the border is missed)", strict=False)
 def test_jmherzog_ivory_target():
     total, right, missed = _score_jmherzog()
     assert right / total >= 0.98 and missed == 0

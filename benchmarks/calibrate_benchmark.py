@@ -2,7 +2,7 @@
 
     nice .venv/bin/python benchmarks/calibrate_benchmark.py [--count 20] [--style STYLE ...] [--set-seed 7]
                                                             [--seed-start 70000] [--size 1600x1200]
-                                                            [--baseline] [--out DIR]
+                                                            [--baseline [PROFILE]] [--out DIR]
 
 For each style (default: pine-black, dark-light, ivory-black) it renders one full-set photo of a set
 (``--set-seed`` fixes the set: colours, pips, proportions), runs ``calibration.learn.calibrate`` on it,
@@ -10,8 +10,8 @@ prints the verdict, then renders ``--count`` fresh photos of the *same* set (sam
 kinds in the scan benchmark's rotation) and reads them with the learned profile, printing recall,
 precision, value accuracy and hand-exact as ``benchmarks/scan_benchmark.py`` does (its matching code is
 imported, not copied). A refused calibration is still measured with the best profile it found, marked
-``refused`` instead of ``learned``. ``--baseline`` also reads the same photos with the default giant-wood profile.
-``--out DIR`` writes each learned profile (STYLE.json) and the calibration picture (STYLE.png).
+``refused`` instead of ``learned``. ``--baseline [PROFILE]`` also reads the same photos with a shipped
+profile (giant-wood if none is named). A style's set decides the range (ivory-color: double-12). ``--out DIR`` writes each learned profile (STYLE.json) and the calibration picture (STYLE.png).
 
 Vision targets (the vision issue): recall, precision and value accuracy >= 99.5%, hand-exact >= 97%.
 """
@@ -31,10 +31,12 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from scan_benchmark import HEADER, ROTATION, run_one, summarize  # noqa: E402  (sets OpenCV's pixel limit first)
 
 import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from calibration import load_profile  # noqa: E402
 from calibration.learn import calibrate  # noqa: E402
 from companion.synth import STYLE_NAMES, render_photo, render_scene  # noqa: E402
+from companion.synth.styles import pick_style  # noqa: E402
 
 STYLES = ("pine-black", "dark-light", "ivory-black")
 
@@ -55,7 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed-start", type=int, default=70000, help="seed of the first fresh photo")
     ap.add_argument("--size", type=_size, default=(1600, 1200), help="size of the full-set photo")
     ap.add_argument("--tilt", type=float, default=5.0, help="tilt of the full-set photo, degrees")
-    ap.add_argument("--baseline", action="store_true", help="also read the fresh photos with giant-wood")
+    ap.add_argument("--baseline", nargs="?", const="giant-wood", default=None, metavar="PROFILE",
+                    help="also read the fresh photos with this shipped profile (default giant-wood)")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     t_all = time.perf_counter()
@@ -64,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
         image, _ = render_scene(args.set_seed, kind="full-set", style=style, set_seed=args.set_seed,
                                 size=args.size, tilt_deg=args.tilt)
         t0 = time.perf_counter()
-        cal = calibrate(image, name=f"learned-{style}")
+        top = pick_style(np.random.default_rng(args.set_seed), style).top  # the set: double-6, -9 or -12
+        cal = calibrate(image, name=f"learned-{style}", max_pips=top)
         verdict = "OK" if cal.ok else "REFUSED"
         print(f"{style}: calibration {verdict} in {time.perf_counter() - t0:.0f} s: {cal.check.summary()} "
               f"(profile from {' + '.join(cal.steps)})", flush=True)
@@ -74,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
             cv2.imwrite(str(args.out / f"{style}.png"), cal.picture(image))
         profiles = [("learned" if cal.ok else "refused", cal.profile)]
         if args.baseline:
-            profiles.append(("giant-wood", load_profile(None)))
+            profiles.append((args.baseline, load_profile(args.baseline)))
         for title, profile in profiles:
             results = []
             for i in range(args.count):

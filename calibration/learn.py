@@ -161,7 +161,8 @@ class Calibration:
         notes = [verdict, "learned: " + ", ".join(self.steps)]
         if logo is not None:
             notes.append(f"the double-blank {'carries a logo' if logo else 'is plain'}; it reads 0-0 either way")
-        return annotate(image_bgr, Reading(self.reading.tiles, notes + list(self.reading.warnings)))
+        return annotate(image_bgr, Reading(self.reading.tiles, notes + list(self.reading.warnings)),
+                        self.profile.doubt_below)
 
 
 def _logit(p: float) -> float:

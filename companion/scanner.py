@@ -2,9 +2,9 @@
 
 Entry points: ``scan_photo(source, *, profile=None, name=None, annotate_to=None) -> dict`` (the exact
 object of CONTRACTS.md, or ``{"file", "error"}`` for a photo that cannot be read) and
-``annotate(image_bgr, reading) -> np.ndarray`` (the photo with each tile's outline, coloured by
-confidence, its number and reading at its centre, and a band below with the totals and warnings). The CLI and the web
-API both call these.
+``annotate(image_bgr, reading, doubt_below) -> np.ndarray`` (the photo with each tile's outline, green or
+red for a reading to check, its number and reading at its centre, and a band below with the totals and
+warnings). The CLI and the web API both call these.
 
 Conventions: ``image_bgr`` BGR uint8; corners are xy pixels of the photo as a person sees it.
 Raises nothing for a bad photo (it becomes the ``error`` field); a bad profile name raises
@@ -67,16 +67,12 @@ def scan_photo(source: str | Path | bytes, *, profile: Profile | None = None, na
         shown = reading if photo_scale == 1 else Reading(
             [TileReading(t.pips, (t.corners + 0.5) / photo_scale - 0.5, t.confidence) for t in reading.tiles],
             reading.warnings)
-        cv2.imwrite(str(out_dir / f"{stem}.annotated.png"), annotate(image, shown))
+        cv2.imwrite(str(out_dir / f"{stem}.annotated.png"), annotate(image, shown, profile.doubt_below))
     return result
 
 
-def _confidence_colour(conf: float) -> tuple[int, int, int]:
-    if conf >= 0.8:
-        return (60, 200, 60)  # green
-    if conf >= 0.5:
-        return (0, 190, 255)  # amber
-    return (40, 40, 230)  # red
+def _confidence_colour(conf: float, doubt_below: float) -> tuple[int, int, int]:
+    return (60, 200, 60) if conf >= doubt_below else (40, 40, 230)  # green; red for a tile to check
 
 
 def _fitted_text(text: str, width: float, font: int, most: float) -> tuple[float, int]:
@@ -99,8 +95,9 @@ def wrap_text(text: str, font: int, scale: float, thick: int, width: int) -> lis
     return lines + [line] if line else lines
 
 
-def annotate(image_bgr: np.ndarray, reading: Reading) -> np.ndarray:
-    """The photo with each tile's outline (coloured by confidence, white at the ``pips[0]`` end), its
+def annotate(image_bgr: np.ndarray, reading: Reading, doubt_below: float = Profile.doubt_below) -> np.ndarray:
+    """The photo with each tile's outline (green, or red where the reading is less sure than
+    ``doubt_below`` and a warning asks to check it; white at the ``pips[0]`` end), its
     number and reading; below it a band with the totals and every warning, so nothing hides the photo."""
     photo = image_bgr.copy()
     h, w = photo.shape[:2]
@@ -109,7 +106,7 @@ def annotate(image_bgr: np.ndarray, reading: Reading) -> np.ndarray:
     font = cv2.FONT_HERSHEY_DUPLEX
     for k, t in enumerate(reading.tiles):
         pts = np.round(t.corners).astype(np.int32)
-        colour = _confidence_colour(t.confidence)
+        colour = _confidence_colour(t.confidence, doubt_below)
         cv2.polylines(photo, [pts], True, (0, 0, 0), thick + 2, cv2.LINE_AA)
         cv2.polylines(photo, [pts], True, colour, thick, cv2.LINE_AA)
         cv2.line(photo, tuple(pts[0]), tuple(pts[1]), (255, 255, 255), thick, cv2.LINE_AA)  # the pips[0] end

@@ -6,9 +6,9 @@ from companion.scanner import annotate
 from companion.vision import Reading, TileReading
 
 
-def _reading(warnings=()):
+def _reading(warnings=(), confidence=0.95):
     corners = np.array([[100.0, 100.0], [160.0, 100.0], [160.0, 220.0], [100.0, 220.0]])
-    return Reading([TileReading((6, 4), corners, 0.95)], list(warnings))
+    return Reading([TileReading((6, 4), corners, confidence)], list(warnings))
 
 
 def test_the_photo_is_kept_whole_and_the_band_grows_with_the_warnings():
@@ -25,6 +25,8 @@ def test_the_tile_is_outlined_in_its_confidence_colour():
     out = annotate(np.full((400, 600, 3), 90, np.uint8), _reading())
     left_edge = out[160, 98:103]  # the outline's left side runs down x=100
     assert (left_edge[:, 1] > 150).any()  # green for a sure reading
+    doubtful = annotate(np.full((400, 600, 3), 90, np.uint8), _reading(confidence=0.3), doubt_below=0.5)
+    assert (doubtful[160, 98:103, 2] > 200).any() and (doubtful[160, 98:103, 1] < 100).all()  # red: check it
 
 
 def test_a_long_warning_wraps_inside_the_picture():

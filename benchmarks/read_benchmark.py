@@ -63,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         faces = read_faces(Pyramid(image), frames, profile)
         for face, (pips, q, width) in zip(faces, wanted):
             tiles += 1
-            if face.tile_score < profile.tile_threshold:
+            if face is None or face.tile_score < profile.tile_threshold:  # None: taken for a neighbour's outline
                 not_tile += 1
                 continue
             count = count_pips(face, profile)

@@ -135,7 +135,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = read_faces(pyramid, [(c * source_scale, a, l * source_scale, w * source_scale) for c, a, l, w in frames],
                        profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
-    faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5) for f in faces]
+    faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5) for f in faces if f is not None]
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))
 
 

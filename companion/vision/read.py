@@ -1,8 +1,8 @@
 """Read each found tile: the reader network on a crop around it, twice.
 
-Entry points: ``read_faces(pyramid, frames, profile) -> list[FaceReading]``, one per frame (a candidate's
-centre, axis, length and width in the photo's pixels), and ``count_pips(face, profile) -> Count``. The first look crops the frame as the detector gave
-it; the reader marks the face's four corners and the pips. The second look crops exactly those corners
+Entry points: ``read_faces(pyramid, frames, profile) -> list[FaceReading | None]``, one per frame (a
+candidate's centre, axis, length and width in the photo's pixels; None for a second outline of a face),
+and ``count_pips(face, profile) -> Count``. The first look crops the frame as the detector gave it; the reader marks the face's four corners and the pips. The second look crops exactly those corners
 (a homography, so a face seen at a slant is read square on) and the reader marks them again: its pips are
 counted there, each half on its side of the crop's middle, and its corners are the face's outline. It also
 says whether the face is a double-blank carrying a logo (the set's profile says whether it has one).
@@ -148,40 +148,42 @@ def count_pips(face: FaceReading, profile: Profile) -> Count:
 
 
 def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, float]],
-               profile: Profile) -> list[FaceReading]:
-    """Read each frame ``(centre, angle, length, width)`` (photo pixels of ``pyramid``'s level 0).
+               profile: Profile) -> list[FaceReading | None]:
+    """Read each frame ``(centre, angle, length, width)`` (photo pixels of ``pyramid``'s level 0); one
+    reading per frame, in order, or None for a frame the first look took for a second outline of a face
+    it was surer of (more than ``profile.same_face_overlap`` of it).
 
     The first look crops the frame; where the corners it finds lie within ``profile.square_on_px`` of
     where a face belongs in the crop, it saw the face square on and is the reading. The others are looked
-    at again through their corners, except a face the first look took for a second outline of a face it
-    was surer of, or for no tile at all (below ``profile.second_look_floor``)."""
+    at again through their corners, except a face the first look took for no tile at all (below
+    ``profile.second_look_floor``)."""
+    out: list[FaceReading | None] = [None] * len(frames)
     if not frames:
-        return []
+        return out
     first = [geo.frame_to_crop(*f) for f in frames]
     maps1, kinds1 = _run([pyramid.crop(m, f[2]) for m, f in zip(first, frames)], profile)
-    looks: list[tuple[np.ndarray, float, np.ndarray, float]] = []  # corners, tile, pip heat, logo
-    again: list[np.ndarray] = []
-    for k in np.argsort(-kinds1[:, 0]):
+    seen: list[np.ndarray] = []
+    again: list[tuple[int, np.ndarray]] = []
+    for k in np.argsort(-kinds1[:, 0], kind="stable"):
         m, f, maps, (tile, logo) = first[k], frames[k], maps1[k], kinds1[k]
         found = _corners(maps)
         quad = geo.clockwise(geo.apply(np.linalg.inv(geo.as_homography(m)), found))
         plausible = _plausible(quad, profile)
         quad = quad if plausible else geo.quad_of(*f)
-        if any(geo.overlap(quad, q) > profile.same_face_overlap for q, *_ in looks) or \
-                any(geo.overlap(quad, q) > profile.same_face_overlap for q in again):
+        if any(geo.overlap(quad, q) > profile.same_face_overlap for q in seen):
             continue
-        if plausible and np.abs(found - geo.CANONICAL).max() <= profile.square_on_px:
-            looks.append((quad, float(tile), maps[0], float(logo)))
-        elif tile < profile.second_look_floor:
-            looks.append((quad, float(tile), maps[0], float(logo)))
+        seen.append(quad)
+        if (plausible and np.abs(found - geo.CANONICAL).max() <= profile.square_on_px) or \
+                tile < profile.second_look_floor:
+            out[k] = FaceReading(quad, float(tile), _peaks(maps[0], profile), float(logo))
         else:
-            again.append(quad)
-    second = [geo.quad_to_crop(q) for q in again]
-    maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, q in zip(second, again)], profile) \
-        if again else (np.zeros((0,)), np.zeros((0, 2)))
-    for m, q, maps, (tile, logo) in zip(second, again, maps2, kinds2):
-        corners = geo.apply(np.linalg.inv(m), _corners(maps))
-        if not _plausible(geo.clockwise(corners), profile):
-            corners = q
-        looks.append((geo.clockwise(corners), float(tile), maps[0], float(logo)))
-    return [FaceReading(q, tile, _peaks(heat, profile), logo) for q, tile, heat, logo in looks]
+            again.append((k, quad))
+    if not again:
+        return out
+    second = [geo.quad_to_crop(q) for _, q in again]
+    maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, (_, q) in zip(second, again)], profile)
+    for m, (k, q), maps, (tile, logo) in zip(second, again, maps2, kinds2):
+        corners = geo.clockwise(geo.apply(np.linalg.inv(m), _corners(maps)))
+        out[k] = FaceReading(corners if _plausible(corners, profile) else q, float(tile), _peaks(maps[0], profile),
+                             float(logo))
+    return out

@@ -37,7 +37,7 @@ class Profile:
     detect_threshold: float = 0.2  # a tile centre's heat, at least (low: the reader judges each candidate)
 
     # --- reading tiles (read.py) -----------------------------------------------------------------------
-    tile_threshold: float = 0.5  # the reader's belief that a crop is one whole tile, at least
+    tile_threshold: float = 0.3  # the reader's belief that a crop is one whole tile, at least
     pip_threshold: float = 0.5  # a pip's heat, at least
     pip_floor: float = 0.05  # peaks weaker than this are not even doubts
     logo_threshold: float = 0.5  # the reader's belief that a face is the logo tile, at least (with ``logo``)

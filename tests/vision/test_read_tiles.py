@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -65,7 +67,8 @@ def test_same_tile_twice_is_warned_with_low_confidence():
     img = table()
     draw_tile(img, (180, 240), 0, 70, (5, 3))
     draw_tile(img, (460, 240), 90, 70, (3, 5))
-    reading = read_tiles(img, load_profile("ivory"))
+    # settling off: a doubtful reading could otherwise give way to its next (tested on its own above)
+    reading = read_tiles(img, replace(load_profile("ivory"), settle_below=0.0))
     assert [sorted(t.pips) for t in reading.tiles] == [[3, 5], [3, 5]]
     assert any("5-3" in w and "2 times" in w for w in reading.warnings)
     assert all(t.confidence <= 0.3 for t in reading.tiles)

@@ -228,8 +228,8 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Pro
     # that reconciles (or comes closest)
     best = None
     for logo in (base.logo, not base.logo):
-        for tile_t in TILE_GRID:
-            for pip_t in PIP_GRID:
+        for tile_t in dict.fromkeys((base.tile_threshold,) + TILE_GRID):  # the start's first
+            for pip_t in dict.fromkeys((base.pip_threshold,) + PIP_GRID):
                 profile = replace(base, logo=logo, tile_threshold=tile_t, pip_threshold=pip_t)
                 reading = assemble(found, profile)
                 check = reconcile(reading, max_pips)
@@ -257,7 +257,8 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Pro
     pip_t = _halfway(max(marks, default=0.0), min(pips, default=1.0))
     sure = min((f.tile_score for f in tiles), default=1.0)
     unsure = max((f.tile_score for f in others if f.tile_score < profile.tile_threshold), default=0.0)
-    tile_t = _halfway(unsure, sure)
+    # tiles laid out apart and face up are surer than tiles in a hand will be: never stricter than what read them
+    tile_t = min(_halfway(unsure, sure), profile.tile_threshold)
     aspects = [geo.frame_of(t.corners)[2] / geo.frame_of(t.corners)[3] for t in reading.tiles]
     aspect_min = round(float(min(aspects) * ASPECT_HEADROOM[0]), 2)
     aspect_max = round(float(max(aspects) * ASPECT_HEADROOM[1]), 2)

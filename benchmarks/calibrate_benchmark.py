@@ -11,7 +11,8 @@ kinds in the scan benchmark's rotation) and reads them with the learned profile,
 precision, value accuracy and hand-exact as ``benchmarks/scan_benchmark.py`` does (its matching code is
 imported, not copied). A refused calibration is still measured with the best profile it found, marked
 ``refused`` instead of ``learned``. ``--baseline [PROFILE]`` also reads the same photos with a shipped
-profile (giant-wood if none is named). A style's set decides the range (ivory-color: double-12). ``--out DIR`` writes each learned profile (STYLE.json) and the calibration picture (STYLE.png).
+profile (giant-wood if none is named). A style's set decides the range (ivory-color: double-12).
+``--out DIR`` writes each learned profile (STYLE.json) and the calibration picture (STYLE.png).
 
 Vision targets (the vision issue): recall, precision and value accuracy >= 99.5%, hand-exact >= 97%.
 """

@@ -3,10 +3,10 @@
 ``read_tiles`` is ``assemble(find_faces(...))``: the networks' stages, then the thresholds and the
 set's rules (calibration runs the first once and tries thresholds on the second). Stages (one module
 each): ``detect`` finds where tiles lie, a network's guess at each face's centre, axis and size on the
-photo reduced to about 768 pixels; ``read`` crops each guess from the photo (halved as
-often as keeps the crop sharp), and a second network marks the face's corners and its pips, twice: the
-second time square on to the corners the first look found (unless the first saw it square on, or took it
-for no tile or for a second outline of a face it was surer of). This module ties them together: it drops what
+photo reduced to about 768 pixels; ``read`` crops each guess from the photo (halved as often as keeps
+the crop sharp), and a second network marks the face's corners and its pips, twice: the second time
+square on to the corners the first look found (unless the first saw it square on, or took it for no tile
+or for a second outline of a face it was surer of). This module ties them together: it drops what
 is not a whole tile, names tiles cut off by the photo's border in a warning, keeps one reading per face,
 and checks the result against the set (each tile once, no half above ``profile.max_pips``): where two faces
 read the same tile, the less sure takes its next reading if no other face holds it, and what still cannot

@@ -2,8 +2,9 @@
 
 Entry points: ``read_faces(pyramid, frames, profile) -> list[FaceReading | None]``, one per frame (a
 candidate's centre, axis, length and width in the photo's pixels; None for a second outline of a face),
-and ``count_pips(face, profile) -> Count``. The first look crops the frame as the detector gave it; the reader marks the face's four corners and the pips. The second look crops exactly those corners
-(a homography, so a face seen at a slant is read square on) and the reader marks them again: its pips are
+and ``count_pips(face, profile) -> Count``. The first look crops the frame as the detector gave it; the
+reader marks the face's four corners and the pips. The second look crops exactly those corners (a
+homography, so a face seen at a slant is read square on) and the reader marks them again: its pips are
 counted there, each half on its side of the crop's middle, and its corners are the face's outline. It also
 says whether the face is a double-blank carrying a logo (the set's profile says whether it has one).
 

@@ -46,7 +46,6 @@ from calibration import load_profile
 from companion.rules.tiles import Tile, double_set
 from companion.vision import Faces, Reading, assemble, find_faces, geometry as geo
 from companion.vision.profile import Profile
-from companion.vision.read import count_pips
 
 __all__ = ["calibrate", "reconcile", "Calibration", "Reconciliation", "SETS"]
 

@@ -45,7 +45,7 @@ class Profile:
     pip_mid_band: float = 0.08  # a pip this close to the middle line could be either half's (tile widths)
     aspect_min: float = 1.3  # a face's length / width: a tile seen at a slant, at least ...
     aspect_max: float = 2.8  # ... and at most
-    square_on_px: float = 2.0  # a first look whose corners are this close to their place (crop pixels) is the reading
+    square_on_px: float = 2.0  # a first look with its corners this close to their place (crop pixels) is final
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one
 
@@ -85,13 +85,16 @@ class Profile:
         if profile.max_pips not in (6, 9, 12):
             raise ProfileError(f"profile field 'max_pips' must be 6, 9 or 12: {profile.max_pips!r}")
         for key in ("detect_threshold", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
-                    "doubt_below", "settle_below"):
+                    "second_look_floor", "cut_area", "doubt_below", "settle_below"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
+        if profile.square_on_px < 0:
+            raise ProfileError(f"profile field 'square_on_px' must not be negative: {profile.square_on_px!r}")
         for key in ("detector", "reader"):
             name = getattr(profile, key)
             if "/" in name or "\\" in name or not name.endswith(".onnx"):
-                raise ProfileError(f"profile field {key!r} must name an .onnx file in companion/vision/models: {name!r}")
+                raise ProfileError(f"profile field {key!r} must name an .onnx file in companion/vision/models: "
+                                   f"{name!r}")
         return profile
 
     def to_dict(self) -> dict:

@@ -17,6 +17,7 @@ from companion.cli import main
 from companion.photo import PhotoFormatError, PhotoNotFoundError, PhotoTooLargeError, load_photo
 from companion.scanner import scan_photo
 from companion.vision import read_tiles
+from companion.vision.profile import Profile, ProfileError
 from drawing import draw_tile, table
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "real-photos"
@@ -84,6 +85,14 @@ def test_profiles_load_and_unknown_is_refused():
     assert load_profile("twelve-color").max_pips == 12
     with pytest.raises(UnknownProfileError, match="nope"):
         load_profile("nope")
+
+
+@pytest.mark.parametrize("data, named", [({"cut_area": 1.5}, "cut_area"), ({"square_on_px": -1}, "square_on_px"),
+                                         ({"tile_threshold": "high"}, "tile_threshold"),
+                                         ({"reader": "../x.onnx"}, "reader"), ({"pips": 3}, "pips")])
+def test_a_bad_profile_field_is_refused_by_name(data, named):
+    with pytest.raises(ProfileError, match=named):
+        Profile.from_dict(data)
 
 
 def test_scan_object_and_cli(tmp_path, capsys):

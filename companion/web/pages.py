@@ -102,4 +102,18 @@ def round_entry(match_id: str):
     edit = request.args.get("edit", type=int)
     editing = next((r for r in match["rounds"] if r["n"] == edit), None) if edit else None
     return render_template("round.html", match=match, editing=editing, profiles=profile_names(),
+                           doubt=_doubt_below(match["profile"]),
                            colours=[player_colour(i) for i in range(len(match["players"]))])
+
+
+def _doubt_below(profile_name: str) -> float:
+    """The confidence below which the match's set profile asks to check a reading (the default profile's
+    if the set's profile is gone or reading photos is not installed)."""
+    try:
+        from calibration import UnknownProfileError, load_profile
+    except ModuleNotFoundError:
+        return 0.5
+    try:
+        return load_profile(profile_name).doubt_below
+    except (UnknownProfileError, ValueError):
+        return load_profile(None).doubt_below

@@ -71,12 +71,17 @@ def test_round_from_photos_updates_another_screen_and_undo(browser, server, tmp_
 
     page.click("#score-round")
     page.wait_for_url(f"**/m/{match_id}/round")
-    ann = _scan(page, "Ann", _photo(tmp_path, 3))
+    with page.expect_response("**/api/scan") as response:
+        ann = _scan(page, "Ann", _photo(tmp_path, 3))
     bob = _scan(page, "Bob", _photo(tmp_path, 5))
     assert ann.locator(".reading img").is_visible()
     if ann.get_attribute("data-scan") == "done":  # the reading is drawn over the photo, one outline a tile
         assert ann.locator(".overlay polygon").count() == ann.locator(".chip").count()
         assert "Read " in ann.locator(".scan-text").inner_text()
+        # the tiles read with doubt are marked, on the photo and among the chips, until a tap confirms them
+        doubt = float(page.locator("#round").get_attribute("data-doubt"))
+        unsure = [t for t in response.value.json()["tiles"] if t["confidence"] < doubt]
+        assert ann.locator(".chip.unsure").count() == ann.locator(".tile-mark.unsure").count() == len(unsure)
 
     # correct a tile by tapping it (or add one if the photo gave none)
     chips = ann.locator(".chip")

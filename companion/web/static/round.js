@@ -12,6 +12,7 @@
   const dialog = document.getElementById("tile-dialog");
   const SVG = "http://www.w3.org/2000/svg";
   const TILE_RE = /^\s*(\d)\s*[-|/:]\s*(\d)\s*$/;
+  const DOUBT = parseFloat(root.dataset.doubt || "0");  // a reading less sure than this asks to be checked
   const MAX_PIPS = 6;  // every preset plays a double-six set; a photo may still be misread as 7 or more
   const idempotencyKey = Companion.randomKey();
 
@@ -76,6 +77,8 @@
   }
 
   function impossible(t) { return t.a > MAX_PIPS || t.b > MAX_PIPS; }
+  // read from the photo with doubt and not yet confirmed by a tap
+  function unsure(t) { return !t.edited && typeof t.confidence === "number" && t.confidence < DOUBT; }
 
   // What stops the round from being scored, in words that say which tile to tap; null when all is well.
   function problem() {
@@ -101,8 +104,8 @@
     hand.tiles.forEach((t, i) => {
       const key = tileKey(t);
       const chip = el("button", { type: "button", class: "chip" + (t.edited ? " edited" : "") + (dup.has(key) ? " dup" : "")
-          + (impossible(t) ? " bad" : ""),
-        "aria-label": `tile ${label(t)}, tap to correct`, "data-tile": label(t) });
+          + (impossible(t) ? " bad" : "") + (unsure(t) ? " unsure" : ""),
+        "aria-label": `tile ${label(t)}${unsure(t) ? ", hard to read" : ""}, tap to correct`, "data-tile": label(t) });
       chip.append(el("b", {}, String(t.a)), el("i"), el("b", {}, String(t.b)));
       chip.addEventListener("click", () => openTile(hand, i));
       chips.append(chip);
@@ -127,7 +130,8 @@
     hand.tiles.forEach((t, i) => {
       if (!t.corners) return;
       const g = document.createElementNS(SVG, "g");
-      g.setAttribute("class", "tile-mark" + (t.edited ? " edited" : "") + (impossible(t) ? " bad" : ""));
+      g.setAttribute("class", "tile-mark" + (t.edited ? " edited" : "") + (impossible(t) ? " bad" : "")
+          + (unsure(t) ? " unsure" : ""));
       const poly = document.createElementNS(SVG, "polygon");
       poly.setAttribute("points", t.corners.map((p) => p.join(",")).join(" "));
       const cx = t.corners.reduce((s, p) => s + p[0], 0) / 4;
@@ -193,7 +197,8 @@
       svg.setAttribute("viewBox", `0 0 ${body.width} ${body.height}`);
       svg.setAttribute("preserveAspectRatio", "none");
       shot.style.aspectRatio = `${body.width} / ${body.height}`;
-      hand.tiles = body.tiles.map((t) => ({ a: t.pips[0], b: t.pips[1], corners: t.corners, edited: false }));
+      hand.tiles = body.tiles.map((t) => ({ a: t.pips[0], b: t.pips[1], corners: t.corners, confidence: t.confidence,
+                                            edited: false }));
       const warnings = reading.querySelector(".scan-warnings");
       warnings.replaceChildren(...(body.warnings || []).map((w) => el("li", {}, w)));
       const n = hand.tiles.length;

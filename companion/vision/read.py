@@ -29,6 +29,7 @@ from companion.vision.profile import Profile
 
 STRIDE = 2  # the reader's maps are half the crop's size
 MID_X = geo.CROP_W / 2
+FIRST_BATCH = 8  # first looks, best candidates first: a later guess inside a face already read is skipped
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,10 @@ def _corners(maps: np.ndarray) -> np.ndarray:
     return np.column_stack([x, y]) * STRIDE + (STRIDE - 1) / 2
 
 
+def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
+    return cv2.pointPolygonTest(quad.astype(np.float32), (float(point[0]), float(point[1])), False) > 0
+
+
 def _plausible(quad: np.ndarray, profile: Profile) -> bool:
     """A convex outline of about a tile's proportions."""
     if not cv2.isContourConvex(np.round(quad * 16).astype(np.int32)):
@@ -162,18 +167,26 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
     at again through their corners, except a face the first look took for no tile at all (below
     ``profile.second_look_floor``)."""
     out: list[FaceReading | None] = [None] * len(frames)
-    if not frames:
-        return out
     first = [geo.frame_to_crop(*f) for f in frames]
-    maps1, kinds1 = _run([pyramid.crop(m, f[2]) for m, f in zip(first, frames)], profile)
+    looks: dict[int, tuple] = {}  # frame -> maps, kinds, corners in the crop, outline in the photo, plausible
+    sure: list[np.ndarray] = []
+    for start in range(0, len(frames), FIRST_BATCH):
+        batch = [k for k in range(start, min(start + FIRST_BATCH, len(frames)))
+                 if not any(_inside(frames[k][0], q) for q in sure)]  # a second guess at a face already read
+        if not batch:
+            continue
+        maps1, kinds1 = _run([pyramid.crop(first[k], frames[k][2]) for k in batch], profile)
+        for k, maps, kinds in zip(batch, maps1, kinds1):
+            found = _corners(maps)
+            quad = geo.clockwise(geo.apply(np.linalg.inv(geo.as_homography(first[k])), found))
+            plausible = _plausible(quad, profile)
+            looks[k] = (maps, kinds, found, quad if plausible else geo.quad_of(*frames[k]), plausible)
+            if plausible and kinds[0] >= profile.tile_threshold:
+                sure.append(quad)
     seen: list[np.ndarray] = []
     again: list[tuple[int, np.ndarray]] = []
-    for k in np.argsort(-kinds1[:, 0], kind="stable"):
-        m, f, maps, (tile, logo) = first[k], frames[k], maps1[k], kinds1[k]
-        found = _corners(maps)
-        quad = geo.clockwise(geo.apply(np.linalg.inv(geo.as_homography(m)), found))
-        plausible = _plausible(quad, profile)
-        quad = quad if plausible else geo.quad_of(*f)
+    for k in sorted(looks, key=lambda k: -looks[k][1][0]):
+        maps, (tile, logo), found, quad, plausible = looks[k]
         if any(geo.overlap(quad, q) > profile.same_face_overlap for q in seen):
             continue
         seen.append(quad)

@@ -37,7 +37,7 @@ import numpy as np  # noqa: E402
 
 from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
-from companion.vision.detect import find_candidates  # noqa: E402
+from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.read import Count, FaceReading, Pyramid, count_pips, read_faces  # noqa: E402
 
@@ -125,15 +125,27 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     """The networks' stages of ``read_tiles`` (same arguments): every candidate face, read."""
     image_bgr = _check_image(image_bgr)
     height, width = image_bgr.shape[:2]
-    frames = [(c.centre, c.angle, c.length, c.width) for c in find_candidates(image_bgr, profile)]
-    pyramid, source_scale = Pyramid(image_bgr), 1.0
-    shortest = min((f[2] for f in frames), default=np.inf)
-    if finer is not None and photo_scale > 1.0 and shortest < profile.read_min_length:
-        finer_image, finer_scale = finer(max(1.0, photo_scale * shortest / profile.read_min_length))
+    candidates = find_candidates(image_bgr, profile)
+    side = finer_side(candidates, max(height, width), profile)
+    # one source for the second look and the reading: the finest either needs, decoded once
+    need = photo_scale * max(height, width) / side if side else np.inf  # photo pixels per pixel, at most
+    shortest = min((c.length for c in candidates), default=np.inf)
+    if shortest < profile.read_min_length:
+        need = min(need, photo_scale * shortest / profile.read_min_length)
+    source, source_scale = image_bgr, 1.0  # source pixels per image_bgr pixel
+    if finer is not None and photo_scale > 1.0 and need < photo_scale:
+        finer_image, finer_scale = finer(max(1.0, need))
         if finer_scale < photo_scale:
-            pyramid, source_scale = Pyramid(_check_image(finer_image)), photo_scale / finer_scale
-    faces = read_faces(pyramid, [(c * source_scale, a, l * source_scale, w * source_scale) for c, a, l, w in frames],
-                       profile)
+            source, source_scale = _check_image(finer_image), photo_scale / finer_scale
+    frames = [(c.centre * source_scale, c.angle, c.length * source_scale, c.width * source_scale)
+              for c in candidates]
+    if side:
+        coarse = [replace(c, centre=c.centre * source_scale, length=c.length * source_scale,
+                          width=c.width * source_scale) for c in candidates]
+        region = busy_region(coarse, source.shape[1], source.shape[0])
+        fine = find_candidates(source, profile, side=min(side, max(source.shape[:2])), region=region)
+        frames = [(c.centre, c.angle, c.length, c.width) for c in merged(fine, coarse)]
+    faces = read_faces(Pyramid(source), frames, profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
     faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5) for f in faces if f is not None]
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))

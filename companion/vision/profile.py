@@ -35,6 +35,14 @@ class Profile:
     # --- finding tiles (detect.py) ---------------------------------------------------------------------
     detect_side: int = 768  # the photo is scaled so that its longer side is this many pixels for the detector
     detect_threshold: float = 0.2  # a tile centre's heat, at least (low: the reader judges each candidate)
+    # the detector places small faces loosely: where the smaller tiles it found (lower quartile of those
+    # with a centre's heat of ``detect_sure``) are shorter than ``detect_tile_px`` / ``detect_finer_gain``,
+    # it looks again with the photo scaled so that they are ``detect_tile_px`` long (its side at most
+    # ``detect_side_most``)
+    detect_sure: float = 0.3
+    detect_tile_px: float = 60.0
+    detect_finer_gain: float = 1.15
+    detect_side_most: int = 2048
 
     # --- reading tiles (read.py) -----------------------------------------------------------------------
     tile_threshold: float = 0.3  # the reader's belief that a crop is one whole tile, at least
@@ -84,10 +92,16 @@ class Profile:
         profile = cls(**values)
         if profile.max_pips not in (6, 9, 12):
             raise ProfileError(f"profile field 'max_pips' must be 6, 9 or 12: {profile.max_pips!r}")
-        for key in ("detect_threshold", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
+        for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
                     "second_look_floor", "cut_area", "doubt_below", "settle_below"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
+        if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
+            raise ProfileError("profile fields 'detect_tile_px' and 'detect_finer_gain' must be positive and at "
+                               f"least 1: {profile.detect_tile_px!r}, {profile.detect_finer_gain!r}")
+        if profile.detect_side_most < profile.detect_side:
+            raise ProfileError(f"profile field 'detect_side_most' must be at least 'detect_side': "
+                               f"{profile.detect_side_most!r}")
         if profile.square_on_px < 0:
             raise ProfileError(f"profile field 'square_on_px' must not be negative: {profile.square_on_px!r}")
         for key in ("detector", "reader"):

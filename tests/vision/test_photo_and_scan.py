@@ -89,7 +89,9 @@ def test_profiles_load_and_unknown_is_refused():
 
 @pytest.mark.parametrize("data, named", [({"cut_area": 1.5}, "cut_area"), ({"square_on_px": -1}, "square_on_px"),
                                          ({"tile_threshold": "high"}, "tile_threshold"),
-                                         ({"reader": "../x.onnx"}, "reader"), ({"pips": 3}, "pips")])
+                                         ({"reader": "../x.onnx"}, "reader"), ({"pips": 3}, "pips"),
+                                         ({"detect_finer_gain": 0.5}, "detect_finer_gain"),
+                                         ({"detect_side_most": 100}, "detect_side_most")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):
         Profile.from_dict(data)

@@ -1,0 +1,61 @@
+"""The detector's second, finer look where the tiles are small, and where it looks."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from calibration import load_profile
+from companion.vision import read_tiles
+from companion.vision.detect import PAD, Candidate, busy_region, finer_side, merged
+from companion.vision.profile import Profile
+from drawing import draw_tile, table
+
+
+def _candidate(x: float, y: float, length: float, score: float = 0.8) -> Candidate:
+    return Candidate(np.array([x, y], float), 0.0, length, length / 2, score)
+
+
+def test_small_tiles_ask_for_a_finer_look_and_long_ones_do_not():
+    profile = Profile()  # detect_side 768, tiles wanted about 60 px there
+    small = [_candidate(100 + 50 * k, 100, 40) for k in range(8)]  # 40 px on a 1536 photo: 20 px at 768
+    side = finer_side(small, 1536, profile)
+    assert side is not None and side % PAD == 0
+    assert side == pytest.approx(768 * 60 / 20, abs=PAD) or side == profile.detect_side_most
+    assert finer_side([_candidate(100, 100, 200)], 1536, profile) is None  # 100 px at 768
+    assert finer_side([], 1536, profile) is None
+    # unsure candidates say nothing of the tiles' size
+    assert finer_side([replace(c, score=0.1) for c in small], 1536, profile) is None
+
+
+def test_the_finer_look_is_capped():
+    tiny = [_candidate(100, 100, 10)]
+    assert finer_side(tiny, 1536, Profile()) == Profile().detect_side_most
+
+
+def test_the_second_look_covers_where_the_tiles_are_and_skips_an_empty_photo_s_rest():
+    found = [_candidate(500, 400, 60), _candidate(700, 450, 60)]
+    x0, y0, x1, y1 = busy_region(found, 4000, 3000)
+    assert x0 < 500 - 60 and x1 > 700 + 60 and y0 < 400 - 60 and y1 > 450 + 60
+    assert busy_region([_candidate(100, 100, 60), _candidate(3900, 2900, 60)], 4000, 3000) is None
+    assert busy_region([], 4000, 3000) is None
+
+
+def test_the_coarse_look_adds_only_faces_the_fine_one_did_not_see():
+    fine = [_candidate(100, 100, 60, 0.6)]
+    coarse = [_candidate(105, 102, 70, 0.9), _candidate(400, 100, 200, 0.7)]
+    out = merged(fine, coarse)
+    assert [tuple(c.centre) for c in out] == [(400, 100), (100, 100)]  # best first
+
+
+def test_tiles_small_in_a_large_photo_are_read_through_the_finer_look():
+    img = table(2400, 1600)
+    tiles = [((900 + 110 * (k % 5), 600 + 130 * (k // 5)), 90 * (k % 2), 44, pips)
+             for k, pips in enumerate([(6, 4), (3, 0), (5, 2), (1, 1), (6, 6), (2, 0), (4, 3), (5, 5), (6, 1), (3, 2)])]
+    for centre, angle, width, pips in tiles:
+        draw_tile(img, centre, angle, width, pips)
+    profile = load_profile("ivory")
+    reading = read_tiles(img, profile)
+    assert sorted(tuple(sorted(t.pips)) for t in reading.tiles) == sorted(tuple(sorted(p)) for *_, p in tiles)

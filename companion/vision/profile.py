@@ -53,7 +53,8 @@ class Profile:
     pip_mid_band: float = 0.08  # a pip this close to the middle line could be either half's (tile widths)
     aspect_min: float = 1.3  # a face's length / width: a tile seen at a slant, at least ...
     aspect_max: float = 2.8  # ... and at most
-    square_on_px: float = 2.0  # a first look with its corners this close to their place (crop pixels) is final
+    square_on_px: float = 2.0  # a look with its corners this close to their place (crop pixels) is final
+    max_looks: int = 2  # looks at a face in all: the first through the detector's guess, then through corners
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one
 
@@ -102,6 +103,8 @@ class Profile:
         if profile.detect_side_most < profile.detect_side:
             raise ProfileError(f"profile field 'detect_side_most' must be at least 'detect_side': "
                                f"{profile.detect_side_most!r}")
+        if not 1 <= profile.max_looks <= 5:
+            raise ProfileError(f"profile field 'max_looks' must be 1 to 5: {profile.max_looks!r}")
         if profile.square_on_px < 0:
             raise ProfileError(f"profile field 'square_on_px' must not be negative: {profile.square_on_px!r}")
         for key in ("detector", "reader"):

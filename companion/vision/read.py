@@ -46,6 +46,7 @@ class FaceReading:
     tile_score: float  # 0..1: the reader's belief that this is one whole tile
     peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]]  # each half's pip peaks, strongest first
     logo_score: float = 0.0  # 0..1: the reader's belief that this is a double-blank carrying a logo
+    moved: float = 0.0  # how far (crop pixels) the last look's corners lay from where that look put them
 
 
 @dataclass(frozen=True)
@@ -113,20 +114,25 @@ def _plausible(quad: np.ndarray, profile: Profile) -> bool:
     return width > 2 and profile.aspect_min <= length / width <= profile.aspect_max
 
 
-def _peaks(heat: np.ndarray, profile: Profile) -> tuple[tuple[Peak, ...], tuple[Peak, ...]]:
-    """Each half's local peaks of a square-on crop's pip heat, on the face (or just beyond its outline)."""
+def _peaks(heat: np.ndarray, profile: Profile, found: np.ndarray | None = None) -> tuple[tuple[Peak, ...], tuple[Peak, ...]]:
+    """Each half's local peaks of a crop's pip heat, on the face (or just beyond its outline). ``found``: the
+    face's corners as the reader marked them in the crop; the peaks are taken to the face's own frame
+    through them, so that a look not quite square on still splits the halves at the face's middle."""
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= profile.pip_floor)
     rows, cols = np.nonzero(peaks)
     xs, ys = cols * STRIDE + (STRIDE - 1) / 2, rows * STRIDE + (STRIDE - 1) / 2
+    if found is not None and len(xs):
+        to_face = cv2.getPerspectiveTransform(found.astype(np.float32), geo.CANONICAL.astype(np.float32))
+        xs, ys = geo.apply(to_face, np.column_stack([xs, ys])).T
     x0, y0 = geo.CANONICAL.min(axis=0) - profile.pip_margin * geo.FACE_W
     x1, y1 = geo.CANONICAL.max(axis=0) + profile.pip_margin * geo.FACE_W
     on_face = (xs >= x0) & (xs <= x1) & (ys >= y0) & (ys <= y1)
     halves = []
     for half in (0, 1):
         side = on_face & ((xs < MID_X) if half == 0 else (xs >= MID_X))
-        found = [Peak(float(heat[r, c]), float(abs(x - MID_X) / geo.FACE_W))
-                 for r, c, x in zip(rows[side], cols[side], xs[side])]
-        halves.append(tuple(sorted(found, key=lambda p: -p.heat)))
+        found_peaks = [Peak(float(heat[r, c]), float(abs(x - MID_X) / geo.FACE_W))
+                       for r, c, x in zip(rows[side], cols[side], xs[side])]
+        halves.append(tuple(sorted(found_peaks, key=lambda p: -p.heat)))
     return halves[0], halves[1]
 
 
@@ -164,7 +170,8 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
 
     The first look crops the frame; where the corners it finds lie within ``profile.square_on_px`` of
     where a face belongs in the crop, it saw the face square on and is the reading. The others are looked
-    at again through their corners, except a face the first look took for no tile at all (below
+    at again through their corners, up to ``profile.max_looks`` looks in all while the corners still move
+    more than that, except a face the first look took for no tile at all (below
     ``profile.second_look_floor``)."""
     out: list[FaceReading | None] = [None] * len(frames)
     first = [geo.frame_to_crop(*f) for f in frames]
@@ -190,17 +197,25 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
         if any(geo.overlap(quad, q) > profile.same_face_overlap for q in seen):
             continue
         seen.append(quad)
-        if (plausible and np.abs(found - geo.CANONICAL).max() <= profile.square_on_px) or \
-                tile < profile.second_look_floor:
-            out[k] = FaceReading(quad, float(tile), _peaks(maps[0], profile), float(logo))
+        moved = float(np.abs(found - geo.CANONICAL).max())
+        if (plausible and moved <= profile.square_on_px) or tile < profile.second_look_floor:
+            out[k] = FaceReading(quad, float(tile), _peaks(maps[0], profile), float(logo), moved)
         else:
             again.append((k, quad))
-    if not again:
-        return out
-    second = [geo.quad_to_crop(q) for _, q in again]
-    maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, (_, q) in zip(second, again)], profile)
-    for m, (k, q), maps, (tile, logo) in zip(second, again, maps2, kinds2):
-        corners = geo.clockwise(geo.apply(np.linalg.inv(m), _corners(maps)))
-        out[k] = FaceReading(corners if _plausible(corners, profile) else q, float(tile), _peaks(maps[0], profile),
-                             float(logo))
+    for look in range(2, profile.max_looks + 1):
+        if not again:
+            break
+        crops = [geo.quad_to_crop(q) for _, q in again]
+        maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, (_, q) in zip(crops, again)], profile)
+        still = []
+        for m, (k, q), maps, (tile, logo) in zip(crops, again, maps2, kinds2):
+            found = _corners(maps)
+            corners = geo.clockwise(geo.apply(np.linalg.inv(m), found))
+            plausible = _plausible(corners, profile)
+            moved = float(np.abs(found - geo.CANONICAL).max())
+            out[k] = FaceReading(corners if plausible else q, float(tile),
+                                 _peaks(maps[0], profile, found if plausible else None), float(logo), moved)
+            if plausible and moved > profile.square_on_px:
+                still.append((k, corners))
+        again = still
     return out

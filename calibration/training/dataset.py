@@ -2,6 +2,7 @@
 
     .venv/bin/python -m calibration.training.dataset DATA [--count 8000] [--seed-start 10000000] [--jobs 2]
                                                       [--style ivory-color --style ivory-black ...]
+                                                      [--kind crowd --kind layout ...]
 
 Per photo ``NNNNNNNN.jpg`` (the photo, reduced to at most ``READ_SIDE`` pixels on its longer side: the
 reader's source), ``NNNNNNNN_d.jpg`` (reduced to ``DETECT_SIDE``: the detector's input) and
@@ -34,9 +35,9 @@ KINDS = ("hand", "touching", "crowd", "hand", "layout", "hand", "full-set", "tou
 OTHER_STYLES = (("ivory-black", 0.08), ("ivory-color", 0.10), ("painted-white", 0.04))
 
 
-def _choice(seed: int, styles: tuple[str, ...] = ()) -> dict:
+def _choice(seed: int, styles: tuple[str, ...] = (), kinds: tuple[str, ...] = ()) -> dict:
     rng = np.random.default_rng(seed ^ 0x5EED)
-    kind = KINDS[seed % len(KINDS)]
+    kind = (kinds or KINDS)[seed % len(kinds or KINDS)]
     if styles:  # only these sets, in turn
         style = styles[(seed // len(KINDS)) % len(styles)]
         if style == "ivory-color" and kind in ("layout", "full-set"):
@@ -63,11 +64,11 @@ def _scaled(label: dict, s: float) -> dict:
     return out
 
 
-def make_one(out: Path, seed: int, styles: tuple[str, ...] = ()) -> str | None:
+def make_one(out: Path, seed: int, styles: tuple[str, ...] = (), kinds: tuple[str, ...] = ()) -> str | None:
     stem = out / f"{seed:08d}"
     if (stem.with_suffix(".json")).exists():
         return None
-    args = _choice(seed, styles)
+    args = _choice(seed, styles, kinds)
     data, label = render_photo(seed, **args)
     img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     h, w = img.shape[:2]
@@ -87,9 +88,9 @@ def make_one(out: Path, seed: int, styles: tuple[str, ...] = ()) -> str | None:
     return stem.name
 
 
-def _work(job: tuple[str, int, tuple[str, ...]]) -> str | None:
-    out, seed, styles = job
-    return make_one(Path(out), seed, styles)
+def _work(job: tuple[str, int, tuple[str, ...], tuple[str, ...]]) -> str | None:
+    out, seed, styles, kinds = job
+    return make_one(Path(out), seed, styles, kinds)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,9 +101,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--style", action="append", default=[],
                     help="only sets of this style, in turn (repeatable; default: the mix described above)")
+    ap.add_argument("--kind", action="append", default=[], choices=sorted(set(KINDS)),
+                    help="only photos of this kind, in turn (repeatable; default: the benchmark's mix)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    jobs = [(str(args.out), args.seed_start + i, tuple(args.style)) for i in range(args.count)]
+    jobs = [(str(args.out), args.seed_start + i, tuple(args.style), tuple(args.kind)) for i in range(args.count)]
     t0 = time.perf_counter()
     done = 0
     with Pool(args.jobs) as pool:

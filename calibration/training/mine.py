@@ -1,10 +1,11 @@
 """Run the trained detector over the training photos and keep what it proposes, for the reader's training.
 
-    .venv/bin/python -m calibration.training.mine DATA [--detector companion/vision/models/detector.onnx]
+    .venv/bin/python -m calibration.training.mine DATA [--threshold 0.1]
 
-Per photo ``NNNNNNNN_cand.json``: every candidate frame (centre, angle, length, width in the ``.jpg``'s
-pixels) with the index of the labelled tile it lands on (its centre inside the tile's face, its axis within
-30 degrees and its length within a third) or -1. The reader then learns from the detector's real guesses:
+Per photo ``NNNNNNNN_cand.json``: every candidate of the detector's two looks (as the app takes them), its
+frame (centre, angle, length, width in the ``.jpg``'s pixels) with the index of the labelled tile it lands
+on (its centre inside the tile's face, its axis within 30 degrees and its length within a third), -1 on no
+tile, or -2 on a tile but further off. The reader then learns from the detector's real guesses:
 its misplaced ones on tiles as the first looks to correct, and the ones on no tile (a patch of ground,
 half a tile and its neighbour) as what to turn down.
 """
@@ -22,19 +23,20 @@ import cv2
 import numpy as np
 
 from companion.vision import geometry as geo
-from companion.vision.detect import find_candidates
+from companion.vision.detect import find_candidates, finer_side, merged
 from companion.vision.profile import Profile
 
 
 def match(frame, tiles: list[np.ndarray]) -> int:
+    """The labelled tile this guess is a first look at, -1 for a guess on no tile, -2 for one on a tile but
+    too far off to learn from (turned 30 degrees or more, or a third too long or short)."""
     centre, angle, length, _ = frame
     for k, q in enumerate(tiles):
         if cv2.pointPolygonTest(q.astype(np.float32), (float(centre[0]), float(centre[1])), False) < 0:
             continue
         _, a, ln, _ = geo.frame_of(q)
         turn = abs((angle - a + math.pi / 2) % math.pi - math.pi / 2)
-        if turn < math.radians(30) and abs(math.log(length / ln)) < math.log(1.33):
-            return k
+        return k if turn < math.radians(30) and abs(math.log(length / ln)) < math.log(1.33) else -2
     return -1
 
 
@@ -55,11 +57,15 @@ def main(argv: list[str] | None = None) -> int:
         image = cv2.imread(str(path.with_suffix(".jpg")), cv2.IMREAD_COLOR)
         tiles = [geo.clockwise(np.asarray(t["corners"], float)) for t in label["tiles"]]
         found = []
-        for c in find_candidates(image, profile):
+        candidates = find_candidates(image, profile)
+        side = finer_side(candidates, max(image.shape[:2]), profile)
+        if side:  # the detector's second look, as companion.vision.find_faces takes it
+            candidates = merged(find_candidates(image, profile, side=min(side, max(image.shape[:2]))), candidates)
+        for c in candidates:
             frame = (c.centre, c.angle, c.length, c.width)
             k = match(frame, tiles)
             hits += k >= 0
-            misses += k < 0
+            misses += k == -1
             found.append({"frame": [round(float(c.centre[0]), 2), round(float(c.centre[1]), 2), round(c.angle, 4),
                                     round(c.length, 2), round(c.width, 2)], "score": round(c.score, 3), "tile": k})
         out.write_text(json.dumps(found))

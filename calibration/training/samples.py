@@ -17,6 +17,8 @@ from companion.vision import geometry as geo
 from calibration.training.nets import SIZE_UNIT
 
 DETECT_CROP = 384
+DETECT_SIDE = 768  # the detector's first look: the photo this many pixels on its longer side (Profile.detect_side)
+TILE_PX = (32.0, 110.0)  # its second look: the smaller tiles about Profile.detect_tile_px long, give or take
 STRIDE = 4  # the detector's maps are a quarter of its input
 READ_STRIDE = 2
 PIP_SIGMA = 1.5  # crop pixels
@@ -52,11 +54,21 @@ def _tiles(label: dict, scale: float) -> list[dict]:
 
 def detector_sample(image: np.ndarray, label: dict, rng: np.random.Generator,
                     size: int = DETECT_CROP) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(crop, heat (S, S), regression (7, S, S) with its weight in [6])`` for ``S = size / STRIDE``.
+    """``(crop, heat (S, S), regression (7, S, S) with its weight in [6])`` for ``S = size / STRIDE``, from the
+    reader's photo (``NNNNNNNN.jpg``) scaled as the detector sees it: as its first look does, the photo about
+    ``DETECT_SIDE`` on its longer side, and most often enlarged as its second look does, the smaller tiles
+    (lower quartile) about ``TILE_PX`` long.
 
     regression rows: dx, dy (cells), cos 2a, sin 2a, log(length / SIZE_UNIT), log(width / SIZE_UNIT), weight."""
-    tiles = _tiles(label, label["detect_scale"])
-    s = math.exp(rng.uniform(math.log(0.65), math.log(1.45)))
+    tiles = _tiles(label, 1.0)
+    lengths = [geo.frame_of(t["corners"])[2] for t in tiles if not t["partial"]]
+    s = DETECT_SIDE / max(image.shape[:2]) * math.exp(rng.uniform(math.log(0.65), math.log(1.45)))
+    if lengths and rng.random() < 0.7:  # (the second look only ever enlarges)
+        s = max(s, math.exp(rng.uniform(math.log(TILE_PX[0]), math.log(TILE_PX[1]))) / float(np.percentile(lengths, 25)))
+    if s < 0.9:  # shrink by area first: a warp alone would alias
+        shrunk = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
+        tiles = _tiles(label, shrunk.shape[1] / image.shape[1])
+        image, s = shrunk, 1.0
     turn = int(rng.integers(0, 4)) * math.pi / 2 + (float(rng.normal(0, 0.2)) if rng.random() < 0.3 else 0.0)
     flip = rng.random() < 0.5
     h, w = image.shape[:2]
@@ -71,7 +83,7 @@ def detector_sample(image: np.ndarray, label: dict, rng: np.random.Generator,
         m = m @ np.diag([-1.0, 1.0])
     t = np.array([size / 2, size / 2]) - m @ focus
     affine = np.column_stack([m, t])
-    crop = cv2.warpAffine(image, affine, (size, size), flags=cv2.INTER_LINEAR if s > 0.8 else cv2.INTER_AREA,
+    crop = cv2.warpAffine(image, affine, (size, size), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_CONSTANT, borderValue=(127, 127, 127))
     n = size // STRIDE
     heat = np.zeros((n, n), np.float32)
@@ -133,7 +145,7 @@ class PoolPhoto:
             frame = (np.array([x, y]), angle, length, width)
             if c["tile"] >= 0:
                 self.guesses.setdefault(c["tile"], []).append(frame)
-            else:
+            elif c["tile"] == -1:  # (-2: on a tile, but too far off to learn from)
                 self.strays.append(frame)
 
 
@@ -158,6 +170,34 @@ def _crop(photo: PoolPhoto, matrix: np.ndarray, length: float) -> np.ndarray:
     return geo.warp_crop(photo.levels[level], geo.scaled(matrix, 0.5 ** level))
 
 
+JITTER = (1.0, 1.0, 2.0, 4.0)  # how far off a look's starting outline is, in steps of a good guess's error
+
+
+def _off_frame(centre: np.ndarray, angle: float, length: float, width: float, j: float,
+               rng: np.random.Generator) -> tuple[np.ndarray, float, float, float]:
+    """A guess at a face's frame, ``j`` times as far off as a good detector guess (centre 4 % of the length along
+    and 5 % of the width across, axis 3 degrees, sizes 7 %), its centre still well inside the face (the
+    reader learns a guess centred beyond it, between two tiles, as no tile)."""
+    u = np.array([math.cos(angle), math.sin(angle)])
+    v = np.array([-u[1], u[0]])
+    along = float(np.clip(rng.normal(0, 0.04 * j), -0.3, 0.3)) * length
+    across = float(np.clip(rng.normal(0, 0.05 * j), -0.3, 0.3)) * width
+    return (centre + along * u + across * v, angle + float(rng.normal(0, 0.05 * j)),
+            length * math.exp(rng.normal(0, 0.07 * j)), width * math.exp(rng.normal(0, 0.07 * j)))
+
+
+def _off_quad(q: np.ndarray, length: float, j: float, rng: np.random.Generator) -> np.ndarray:
+    """The face's corners ``j`` times as far off as a good look's (1.2 % of the length each), and for a poor
+    one also turned and moved as a whole."""
+    out = q + rng.normal(0, 0.012 * j * length, (4, 2))
+    if j > 1:
+        c = q.mean(axis=0)
+        turn = float(rng.normal(0, 0.02 * j))
+        rot = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+        out = (out - c) @ rot.T + c + rng.normal(0, 0.02 * j * length, 2)
+    return out
+
+
 def reader_sample(photo: PoolPhoto, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, tuple, float]:
     """``(crop, maps (5, H/2, W/2): pips then corners 0-3, (is a tile, is a logo tile) (0/1 each), weight of
     the maps (0/1))``."""
@@ -172,15 +212,15 @@ def reader_sample(photo: PoolPhoto, rng: np.random.Generator) -> tuple[np.ndarra
         q, halves = q[[2, 3, 0, 1]], halves[::-1]
     centre, angle, length, width = geo.frame_of(q)
     guesses = photo.guesses.get(k, [])
-    if guesses and rng.random() < 0.35:  # a first look from the detector's own guess
+    u = rng.random()
+    if guesses and u < 0.25:  # a first look from the detector's own guess
         c, a, ln, wd = guesses[int(rng.integers(0, len(guesses)))]
         matrix = geo.frame_to_crop(c + rng.normal(0, 0.01 * ln, 2), a + (math.pi if rng.random() < 0.5 else 0.0),
                                    ln, wd)
-    elif rng.random() < 0.5:  # a first look: the detector's frame, a little off
-        matrix = geo.frame_to_crop(centre + rng.normal(0, 0.035 * length, 2), angle + rng.normal(0, 0.05),
-                                   length * math.exp(rng.normal(0, 0.07)), width * math.exp(rng.normal(0, 0.07)))
-    else:  # a second look: corners found by the first, a little off
-        matrix = geo.quad_to_crop(q + rng.normal(0, 0.012 * length, (4, 2)))
+    elif u < 0.6:  # a first look: the detector's frame, as far off as its guesses on hard photos can be
+        matrix = geo.frame_to_crop(*_off_frame(centre, angle, length, width, float(rng.choice(JITTER)), rng))
+    else:  # a later look: corners found by the one before, off as much as the reader's on a poor first look
+        matrix = geo.quad_to_crop(_off_quad(q, length, float(rng.choice(JITTER)), rng))
     crop = _crop(photo, matrix, length)
     visible = [p for h in halves if len(h) for p in h if 0 <= p[0] < photo.width and 0 <= p[1] < photo.height]
     pips = geo.apply(matrix, np.asarray(visible)) if visible else np.zeros((0, 2))

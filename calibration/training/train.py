@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
+from torch import nn
 from torch.utils.data import DataLoader, IterableDataset
 
 from calibration.training import samples
@@ -66,7 +67,7 @@ class DetectorBatches(IterableDataset):
             for _ in range(self.batch):
                 path = self.labels[int(rng.integers(0, len(self.labels)))]
                 label = json.loads(path.read_text())
-                image = cv2.imread(str(path.with_name(path.stem + "_d.jpg")), cv2.IMREAD_COLOR)
+                image = cv2.imread(str(path.with_suffix(".jpg")), cv2.IMREAD_COLOR)
                 x, heat, reg = samples.detector_sample(image, label, rng)
                 xs.append(x), heats.append(heat), regs.append(reg)
             yield _to_tensor(xs), torch.from_numpy(np.stack(heats)), torch.from_numpy(np.stack(regs))
@@ -130,6 +131,70 @@ def reader_loss(net, batch) -> tuple[torch.Tensor, dict]:
     return loss, {"pips": l_pips.item(), "corners": l_corners.item(), "whole": l_whole.item(), "logo": l_logo.item()}
 
 
+def weights_from_onnx(net: torch.nn.Module, path: Path, example: torch.Tensor) -> None:
+    """Load an exported network's weights back into ``net`` (the same architecture). The export folded each
+    batch norm into its convolution, so the norms become identities that carry the folded bias; convolutions
+    are paired in the order the forward pass runs them."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    values = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in model.graph.initializer}
+    nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    norm_after = {}
+    for seq in net.modules():
+        if isinstance(seq, nn.Sequential):
+            for a, b in zip(seq, list(seq)[1:]):
+                if isinstance(a, nn.Conv2d) and isinstance(b, nn.BatchNorm2d):
+                    norm_after[a] = b
+    order: list[nn.Module] = []
+    hooks = [m.register_forward_hook(lambda m, i, o: order.append(m)) for m in net.modules()
+             if isinstance(m, (nn.Conv2d, nn.Linear))]
+    net.eval()
+    with torch.no_grad():
+        net(example)
+    for h in hooks:
+        h.remove()
+    if len(order) != len(nodes):
+        raise ValueError(f"{path} has {len(nodes)} layers, the network {len(order)}")
+    with torch.no_grad():
+        for node, layer in zip(nodes, order):
+            weight = values[node.input[1]]
+            if weight.shape != layer.weight.shape:
+                raise ValueError(f"{path}: layer {node.name} is {tuple(weight.shape)}, not {tuple(layer.weight.shape)}")
+            layer.weight.copy_(weight)
+            bias = values[node.input[2]] if len(node.input) > 2 else torch.zeros(weight.shape[0])
+            norm = norm_after.get(layer)
+            if norm is None:
+                layer.bias.copy_(bias)
+            else:
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(bias)
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
+
+
+def settle_norms(net: torch.nn.Module, images: list[torch.Tensor]) -> None:
+    """Give the identity norms of ``weights_from_onnx`` the statistics of real inputs, so that training, which
+    normalises by each batch's own, starts from the same function the exported network computes."""
+    stats: dict[nn.BatchNorm2d, list[torch.Tensor]] = {}
+    hooks = [norm.register_forward_hook(lambda norm, i, o: stats.setdefault(norm, []).append(i[0]))
+             for norm in net.modules() if isinstance(norm, nn.BatchNorm2d)]
+    net.eval()
+    with torch.no_grad():
+        for x in images:
+            net(x)
+        for h in hooks:
+            h.remove()
+        for norm, seen in stats.items():
+            z = torch.cat([t.transpose(0, 1).reshape(t.shape[1], -1) for t in seen], dim=1)
+            mean, var = z.mean(dim=1), z.var(dim=1)
+            norm.bias.add_(mean)
+            norm.weight.copy_(torch.sqrt(var + norm.eps))
+            norm.running_mean.copy_(mean)
+            norm.running_var.copy_(var)
+
+
 def export(net: torch.nn.Module, kind: str, out: Path) -> Path:
     net.eval()
     out.mkdir(parents=True, exist_ok=True)
@@ -159,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--export-only", action="store_true")
     ap.add_argument("--run", default=None, help="the checkpoint's name in DATA (default: the kind)")
     ap.add_argument("--init", type=Path, default=None,
-                    help="start from this checkpoint's weights (those whose shapes still fit), with a fresh schedule")
+                    help="start from this checkpoint's weights (those whose shapes still fit), or from a shipped "
+                         ".onnx network's, with a fresh schedule")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -171,7 +237,11 @@ def main(argv: list[str] | None = None) -> int:
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     ckpt = args.data / f"{args.run or args.kind}.pt"
     step = 0
-    if args.init is not None and not ckpt.exists():
+    if args.init is not None and args.init.suffix == ".onnx" and not ckpt.exists():
+        weights_from_onnx(net, args.init, torch.zeros(1, 3, geo.CROP_H, geo.CROP_W) if not detector
+                          else torch.zeros(1, 3, 128, 128))
+        print(f"started from {args.init}", flush=True)
+    elif args.init is not None and not ckpt.exists():
         old = torch.load(args.init, map_location="cpu")["net"]
         own = net.state_dict()
         fits = {k: v for k, v in old.items() if k in own and own[k].shape == v.shape}
@@ -192,6 +262,8 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
     loader = iter(DataLoader(train, batch_size=None, num_workers=1, prefetch_factor=4))
     held_batches = [b for b, _ in zip(iter(held), range(6))]
+    if args.init is not None and args.init.suffix == ".onnx" and step == 0:
+        settle_norms(net, [next(loader)[0] for _ in range(8)])
     loss_fn = detector_loss if detector else reader_loss
     t0, seen = time.perf_counter(), {}
     while step < steps:

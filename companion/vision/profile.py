@@ -51,8 +51,8 @@ class Profile:
     logo_threshold: float = 0.5  # the reader's belief that a face is the logo tile, at least (with ``logo``)
     pip_margin: float = 0.12  # pips are counted up to this far beyond the face's outline (tile widths)
     pip_mid_band: float = 0.08  # a pip this close to the middle line could be either half's (tile widths)
-    aspect_min: float = 1.3  # a face's length / width: a tile seen at a slant, at least ...
-    aspect_max: float = 2.8  # ... and at most
+    aspect_min: float = 0.7  # a face's length / width: a tile seen at a slant, at least ...
+    aspect_max: float = 6.0  # ... and at most (a far tile of a steep photo, seen nearly edge on)
     square_on_px: float = 2.0  # a look with its corners this close to their place (crop pixels) is final
     max_looks: int = 2  # looks at a face in all: the first through the detector's guess, then through corners
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again

@@ -190,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", type=Path, help="measure the labelled layout photos in this folder instead")
     ap.add_argument("--labels-only", action="store_true", help="junction geometry on the labels (a perfect reader)")
     ap.add_argument("--show", type=int, default=15, help="print up to this many failures")
+    ap.add_argument("--profile", default=None, help="read every photo with this profile (default: the one its label names)")
     args = ap.parse_args(argv)
 
     perfect, real = Tally(), Tally()
@@ -214,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         score(label, verdict, perfect, name)
         if not args.labels_only:
             t0 = time.perf_counter()
-            verdict = verify_photo(data, profile=load_profile(label.get("profile")), name=f"{name}.jpg")
+            verdict = verify_photo(data, profile=load_profile(args.profile or label.get("profile")), name=f"{name}.jpg")
             real.seconds += time.perf_counter() - t0
             score(label, verdict, real, name)
     report(perfect, "labels only (a perfect reader: the junction geometry alone)")

@@ -45,7 +45,7 @@ class Profile:
     detect_side_most: int = 2048
 
     # --- reading tiles (read.py) -----------------------------------------------------------------------
-    tile_threshold: float = 0.3  # the reader's belief that a crop is one whole tile, at least
+    tile_threshold: float = 0.8  # the reader's belief that a crop is one whole tile, at least
     pip_threshold: float = 0.5  # a pip's heat, at least
     pip_floor: float = 0.05  # peaks weaker than this are not even doubts
     logo_threshold: float = 0.5  # the reader's belief that a face is the logo tile, at least (with ``logo``)
@@ -54,7 +54,7 @@ class Profile:
     aspect_min: float = 0.7  # a face's length / width: a tile seen at a slant, at least ...
     aspect_max: float = 6.0  # ... and at most (a far tile of a steep photo, seen nearly edge on)
     square_on_px: float = 2.0  # a look with its corners this close to their place (crop pixels) is final
-    max_looks: int = 2  # looks at a face in all: the first through the detector's guess, then through corners
+    max_looks: int = 3  # looks at a face in all: the first through the detector's guess, then through corners
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one
 

@@ -17,7 +17,7 @@ import calibration.learn as learn
 from calibration import load_profile, profile_names
 from companion.cli import main
 from companion.synth import render_photo
-from companion.vision import Faces
+from companion.vision import Faces, Profile
 from companion.vision import geometry as geo
 from companion.vision.read import FaceReading, Peak
 
@@ -75,9 +75,10 @@ def test_a_photo_read_as_the_whole_set_writes_a_profile_and_a_picture(capsys, tm
     assert data["name"] == "garden" and data["max_pips"] == 6
     # learned: halfway (in log-odds) between the faintest pip (0.95) and the strongest other mark (0.3); the
     # tile threshold, halfway between the least sure tile (0.95) and the surest patch that is no tile (0.1),
-    # would be 0.59, stricter than the default 0.3 that read the set, so it stays (and is not written)
+    # is 0.59, or the default's if that is looser (it read the set)
     assert data["pip_threshold"] == pytest.approx(0.74, abs=0.01)
-    assert "tile_threshold" not in data
+    default = Profile().tile_threshold
+    assert data.get("tile_threshold", default) == pytest.approx(min(0.59, default), abs=0.01)
     assert (data["_learned"]["tile_least_sure"], data["_learned"]["not_tile_surest"]) == (0.95, 0.1)
     assert data["logo"] is True and data["logo_threshold"] == pytest.approx(0.30, abs=0.01)  # 0.9 against 0.02
     assert data["_learned"]["tiles_measured"] == 28

@@ -179,6 +179,24 @@ def run_one(data: bytes | Path, label: dict, name: str, profile) -> PhotoResult:
     return res
 
 
+def doubt_line(results: list[PhotoResult], doubt_below: float) -> str:
+    """Whether the confidence warns where it should: the tiles read wrong (and the extras) that were read
+    with doubt, against those read right that were doubted for nothing."""
+    wrong = right = wrong_doubted = right_doubted = extra = extra_doubted = 0
+    for r in results:
+        dets = r.scan.get("tiles", [])  # type: ignore[attr-defined]
+        matched = {di for _, di in r.matches}
+        for li, di in r.matches:
+            ok = _same(dets[di]["pips"], r.label["tiles"][li]["pips"])  # type: ignore[attr-defined]
+            doubted = dets[di]["confidence"] < doubt_below
+            wrong, wrong_doubted = wrong + (not ok), wrong_doubted + (not ok and doubted)
+            right, right_doubted = right + ok, right_doubted + (ok and doubted)
+        extras = [d for di, d in enumerate(dets) if di not in matched]  # extras and parts of cut-off tiles
+        extra, extra_doubted = extra + len(extras), extra_doubted + sum(d["confidence"] < doubt_below for d in extras)
+    return (f"doubt (confidence below {doubt_below}), fresh: {wrong_doubted} of {wrong} misread tiles, "
+            f"{extra_doubted} of {extra} readings of no labelled whole tile, {right_doubted} of {right} right readings")
+
+
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:6.2f}%" if b else "     - "
 
@@ -336,6 +354,8 @@ def main(argv: list[str] | None = None) -> int:
                 everything += rs
         else:
             rows.append(f"real photos: none at {args.real}")
+    if args.fresh > 0:
+        print("\n" + doubt_line(fresh, profile.doubt_below))
     big = [r for r in everything if r.width * r.height >= 10_000_000 and r.error is None]
     if big:
         ratio = np.median([r.scan_ms / r.decode_ms for r in big])

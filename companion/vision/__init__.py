@@ -184,6 +184,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
             cut.append(corners)
             continue
         kept.append((face, count))
+    kept = _sized_like_tiles(kept, profile)
 
     warnings = []
     for corners in cut:
@@ -200,6 +201,31 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     tiles = _settled_by_set(tiles, [c.others for _, c in kept], profile)
     tiles, more = _check_set(tiles, profile)
     return Reading(tiles, warnings + more)
+
+
+def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) -> list[tuple[FaceReading, Count]]:
+    """``kept`` without the faces far smaller than tiles are where they lie. The tiles lie on one plane, so the
+    root of a face's area, proportional to the inverse of its depth, is close to an affine function of its
+    place in the photo; the smallest face against the plane fitted to the rest is dropped while it is below
+    ``size_floor`` of it."""
+    if len(kept) < profile.size_fit_min:
+        return kept
+    places = np.array([np.append(geo.centre_of(f.corners), 1.0) for f, _ in kept])
+    sizes = np.sqrt([cv2.contourArea(np.asarray(f.corners, np.float32)) for f, _ in kept])
+    keep = np.ones(len(kept), bool)
+    while keep.sum() > profile.size_fit_min:
+        ratio = np.full(len(kept), np.inf)
+        for i in np.flatnonzero(keep):
+            rest = keep.copy()
+            rest[i] = False
+            plane, *_ = np.linalg.lstsq(places[rest], sizes[rest], rcond=None)
+            expected = float(places[i] @ plane)
+            ratio[i] = sizes[i] / expected if expected > 0 else np.inf
+        worst = int(np.argmin(ratio))
+        if ratio[worst] >= profile.size_floor:
+            break
+        keep[worst] = False
+    return [k for k, ok in zip(kept, keep) if ok]
 
 
 def _reading_order(face: FaceReading, row: float) -> tuple[int, float]:

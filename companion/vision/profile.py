@@ -62,6 +62,10 @@ class Profile:
     cut_area: float = 0.03  # a face with more of its area than this beyond the border is cut off
     cut_tolerance: float = 0.1  # a face with two corners within half this of the border (tile widths) is cut off
     same_face_overlap: float = 0.3  # two outlines overlapping this much (intersection / smaller) are one face
+    # the tiles of a set lie on one plane, so their size follows their place in the photo: a face smaller than
+    # this fraction of what the other faces predict there is a mark of a tile's shape (a number on a score card)
+    size_floor: float = 0.5
+    size_fit_min: int = 5  # faces needed to predict sizes (fewer: no face is judged by its size)
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
     settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it
 
@@ -94,7 +98,7 @@ class Profile:
         if profile.max_pips not in (6, 9, 12):
             raise ProfileError(f"profile field 'max_pips' must be 6, 9 or 12: {profile.max_pips!r}")
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
-                    "second_look_floor", "cut_area", "doubt_below", "settle_below"):
+                    "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
@@ -105,6 +109,9 @@ class Profile:
                                f"{profile.detect_side_most!r}")
         if not 1 <= profile.max_looks <= 5:
             raise ProfileError(f"profile field 'max_looks' must be 1 to 5: {profile.max_looks!r}")
+        if profile.size_fit_min < 4:
+            raise ProfileError(f"profile field 'size_fit_min' must be at least 4 (a plane needs 3): "
+                               f"{profile.size_fit_min!r}")
         if profile.square_on_px < 0:
             raise ProfileError(f"profile field 'square_on_px' must not be negative: {profile.square_on_px!r}")
         for key in ("detector", "reader"):

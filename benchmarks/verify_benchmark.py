@@ -190,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", type=Path, help="measure the labelled layout photos in this folder instead")
     ap.add_argument("--labels-only", action="store_true", help="junction geometry on the labels (a perfect reader)")
     ap.add_argument("--show", type=int, default=15, help="print up to this many failures")
-    ap.add_argument("--profile", default=None, help="read every photo with this profile (default: the one its label names)")
+    ap.add_argument("--profile", default=None,
+                    help="read every photo with this profile (default: the one its label names)")
     args = ap.parse_args(argv)
 
     perfect, real = Tally(), Tally()

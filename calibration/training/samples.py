@@ -64,7 +64,8 @@ def detector_sample(image: np.ndarray, label: dict, rng: np.random.Generator,
     lengths = [geo.frame_of(t["corners"])[2] for t in tiles if not t["partial"]]
     s = DETECT_SIDE / max(image.shape[:2]) * math.exp(rng.uniform(math.log(0.65), math.log(1.45)))
     if lengths and rng.random() < 0.7:  # (the second look only ever enlarges)
-        s = max(s, math.exp(rng.uniform(math.log(TILE_PX[0]), math.log(TILE_PX[1]))) / float(np.percentile(lengths, 25)))
+        tile_px = math.exp(rng.uniform(math.log(TILE_PX[0]), math.log(TILE_PX[1])))
+        s = max(s, tile_px / float(np.percentile(lengths, 25)))
     if s < 0.9:  # shrink by area first: a warp alone would alias
         shrunk = cv2.resize(image, None, fx=s, fy=s, interpolation=cv2.INTER_AREA)
         tiles = _tiles(label, shrunk.shape[1] / image.shape[1])

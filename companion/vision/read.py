@@ -114,7 +114,8 @@ def _plausible(quad: np.ndarray, profile: Profile) -> bool:
     return width > 2 and profile.aspect_min <= length / width <= profile.aspect_max
 
 
-def _peaks(heat: np.ndarray, profile: Profile, found: np.ndarray | None = None) -> tuple[tuple[Peak, ...], tuple[Peak, ...]]:
+def _peaks(heat: np.ndarray, profile: Profile,
+           found: np.ndarray | None = None) -> tuple[tuple[Peak, ...], tuple[Peak, ...]]:
     """Each half's local peaks of a crop's pip heat, on the face (or just beyond its outline). ``found``: the
     face's corners as the reader marked them in the crop; the peaks are taken to the face's own frame
     through them, so that a look not quite square on still splits the halves at the face's middle."""

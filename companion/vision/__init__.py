@@ -207,8 +207,8 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) -
     """``kept`` without the faces far smaller than tiles are where they lie. The tiles lie on one plane, so the
     root of a face's area, proportional to the inverse of its depth, is close to an affine function of its
     place in the photo; the smallest face against the plane fitted to the rest is dropped while it is below
-    ``size_floor`` of it."""
-    if len(kept) < profile.size_fit_min:
+    ``size_floor`` of it, each face judged against at least ``size_fit_min`` others."""
+    if len(kept) <= profile.size_fit_min:
         return kept
     places = np.array([np.append(geo.centre_of(f.corners), 1.0) for f, _ in kept])
     sizes = np.sqrt([cv2.contourArea(np.asarray(f.corners, np.float32)) for f, _ in kept])

@@ -65,7 +65,7 @@ class Profile:
     # the tiles of a set lie on one plane, so their size follows their place in the photo: a face smaller than
     # this fraction of what the other faces predict there is a mark of a tile's shape (a number on a score card)
     size_floor: float = 0.5
-    size_fit_min: int = 5  # faces needed to predict sizes (fewer: no face is judged by its size)
+    size_fit_min: int = 5  # other faces needed to predict a face's size (fewer: no face is judged by its size)
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
     settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it
 

@@ -1,4 +1,4 @@
-"""The recognizer's two networks, in PyTorch (for training; the app runs them as ONNX through OpenCV).
+"""The recognizer's two networks, in PyTorch (for training; the app runs them as ONNX through ONNX Runtime).
 
 ``Detector``: a photo reduced to about 768 pixels -> 7 maps at a quarter of its size: the heat of tile
 centres (a logit), the centre's offset within the cell (2), the long axis as (cos 2a, sin 2a) (2, so that

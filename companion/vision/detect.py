@@ -56,9 +56,7 @@ def find_candidates(image_bgr: np.ndarray, profile: Profile, side: int | None = 
     s = (side or profile.detect_side) / max(image_bgr.shape[:2])
     x0, y0, x1, y1 = region or (0, 0, image_bgr.shape[1], image_bgr.shape[0])
     small = _network_input(image_bgr[y0:y1, x0:x1], s)
-    net = network(profile.detector)
-    net.setInput(blob([small]))
-    maps = net.forward()[0]
+    maps = network(profile.detector).run(blob([small]))[0][0]
     heat = sigmoid(maps[0])
     peak = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     rows, cols = np.nonzero((heat >= peak) & (heat >= profile.detect_threshold))

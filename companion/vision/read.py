@@ -79,8 +79,7 @@ def _run(crops: list[np.ndarray], profile: Profile) -> tuple[np.ndarray, np.ndar
     net = network(profile.reader)
     maps, kinds = [], []
     for start in range(0, len(crops), 32):  # batches of 32 keep the working memory small
-        net.setInput(blob(crops[start:start + 32]))
-        m, k = net.forward(["maps", "tile"])
+        m, k = net.run(blob(crops[start:start + 32]), ["maps", "tile"])
         maps.append(sigmoid(m)), kinds.append(sigmoid(k))
     return np.concatenate(maps), np.concatenate(kinds)  # (n, 5, h, w) and (n, 2): a whole tile, a logo
 

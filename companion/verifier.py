@@ -36,7 +36,7 @@ when the annotated picture cannot be written. A photo that cannot be read is not
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -46,7 +46,7 @@ from companion.photo import PhotoError, load_photo  # sets OPENCV_IO_MAX_IMAGE_P
 import cv2  # noqa: E402
 
 from companion.scanner import reading_to_dict, wrap_text  # noqa: E402
-from companion.vision import read_tiles  # noqa: E402
+from companion.vision import Reading, TileReading, read_tiles  # noqa: E402
 from companion.vision.junctions import (  # noqa: E402
     Hole,
     Junction,
@@ -105,9 +105,43 @@ def verify_photo(
 def verify_image(image_bgr: np.ndarray, *, profile: Profile | None = None, file: str = "photo",
                  config: JunctionConfig = JunctionConfig()) -> dict:
     """``verify_photo`` for a photo already loaded (BGR uint8, as ``companion.photo.load_photo`` gives)."""
-    reading = read_tiles(image_bgr, profile or Profile())
-    scan = reading_to_dict(reading, file=file, width=image_bgr.shape[1], height=image_bgr.shape[0])
+    profile = profile or Profile()
+    reading = read_tiles(image_bgr, profile)
+    tiles, notes = settled_by_line(reading.tiles, profile.settle_below, config)
+    scan = reading_to_dict(Reading(tiles, reading.warnings + notes), file=file, width=image_bgr.shape[1],
+                           height=image_bgr.shape[0])
     return verify_scan(scan, config=config)
+
+
+def settled_by_line(tiles: list[TileReading], settle_below: float,
+                    config: JunctionConfig = JunctionConfig()) -> tuple[list[TileReading], list[str]]:
+    """A line of play is laid half to matching half: a tile read with doubt (less sure than
+    ``settle_below``) on a mismatched junction takes its next reading (a doubtful pip counted or not) where
+    that makes its junctions match, the same tiles still meet, and no other tile holds it; the least sure
+    first. Each such tile is named in a note, with what it was read as, so that a person checks it."""
+    tiles = list(tiles)
+    junctions, _ = prune_loops(find_junctions(tiles, config), config)
+    notes = []
+    on_mismatch = {index for junction in junctions if not junction.ok for index in junction.tiles}
+    for index in sorted(on_mismatch, key=lambda k: tiles[k].confidence):
+        tile = tiles[index]
+        if tile.confidence >= settle_below:
+            continue
+        held = {tuple(sorted(t.pips)) for k, t in enumerate(tiles) if k != index}
+        for pips, _ in tile.others:
+            if tuple(sorted(pips)) in held:
+                continue
+            trial = tiles[:index] + [replace(tile, pips=pips, others=())] + tiles[index + 1:]
+            again, _ = prune_loops(find_junctions(trial, config), config)
+            if [j.tiles for j in again] != [j.tiles for j in junctions] or \
+                    not all(j.ok for j in again if index in j.tiles):
+                continue
+            notes.append(f"tile {index + 1} was hard to read ({_pair(tile.pips)}, confidence "
+                         f"{tile.confidence:.2f}); read as {_pair(pips)}, as its next reading allows, every "
+                         "junction of it matches, so it is taken as that: check it")
+            tiles, junctions = trial, again
+            break
+    return tiles, notes
 
 
 def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dict:
@@ -335,7 +369,8 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
             (w, h), _ = cv2.getTextSize(text, font, max(size, 0.4), thick)
             _label(out, text, np.array([point[0] + radius + 6.0, point[1] + h / 2]), size, thick, font,
                    centred=False, colour=BAD_BGR)
-    text, kind = _headline(len(tiles), junctions, doubtful, loose, find_holes(tiles, junctions, config))
+    text, kind = _headline(len(tiles), junctions, doubtful, loose, find_holes(tiles, junctions, config),
+                           _unsure(tiles, junctions, config))
     colour = {"legal": OK_BGR, "illegal": BAD_BGR}.get(kind, DOUBT_BGR)
     size = _fitted(text, out.shape[1] - 30, font, 0.9 * scale, thick)
     (_, h), _ = cv2.getTextSize(text, font, max(size, 0.4), thick)
@@ -347,17 +382,25 @@ def headline(verdict: dict, *, config: JunctionConfig = JunctionConfig()) -> tup
     """The verdict in one line for people, and its kind: ``"legal"`` (every tile on one line, every
     junction matches), ``"unchecked"`` (nothing mismatches, but some tiles touch nothing, the tiles
     form separate lines, or a double was missed between ends no double can join), ``"doubt"`` (every mismatch has a tile in doubt on it: check those tiles
-    before calling it a wrong play), ``"illegal"`` or ``"none"`` (no junction found)."""
+    before calling it a wrong play; or nothing mismatches, but a tile on a junction was hard to read),
+    ``"illegal"`` or ``"none"`` (no junction found)."""
     tiles = read_tiles_of(verdict)
     junctions, _ = prune_loops(find_junctions(tiles, config), config)
     doubtful = _doubtful_on_mismatches(junctions, _doubts(tiles, junctions, config))
     touching = {index for junction in junctions for index in junction.tiles}
     loose = [index for index in range(len(tiles)) if index not in touching] if len(tiles) > 1 else []
-    return _headline(len(tiles), junctions, doubtful, loose, find_holes(tiles, junctions, config))
+    return _headline(len(tiles), junctions, doubtful, loose, find_holes(tiles, junctions, config),
+                     _unsure(tiles, junctions, config))
+
+
+def _unsure(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: JunctionConfig) -> list[int]:
+    """The tiles on a junction that were read with doubt: a verdict rests on their readings."""
+    return sorted({index for junction in junctions for index in junction.tiles
+                   if in_doubt(tiles[index].confidence, config)})
 
 
 def _headline(count: int, junctions: tuple[Junction, ...], doubtful: dict[int, list[str]],
-              loose: list[int], holes: tuple[Hole, ...] = ()) -> tuple[str, str]:
+              loose: list[int], holes: tuple[Hole, ...] = (), unsure: list[int] = ()) -> tuple[str, str]:
     mismatched = [junction for junction in junctions if not junction.ok]
     if not junctions:
         return f"NO JUNCTIONS FOUND among {_count(count, 'tile')}", "none"
@@ -372,6 +415,11 @@ def _headline(count: int, junctions: tuple[Junction, ...], doubtful: dict[int, l
             return f"NO MISMATCH in {checked}, but {_count(len(loose), 'tile')} not checked", "unchecked"
         if len(_groups(junctions)) > 1:
             return f"NO MISMATCH in {checked}, but the tiles form separate lines", "unchecked"
+        if unsure:
+            which = ", ".join(str(index + 1) for index in unsure)
+            return (f"LEGAL if tile{'s' if len(unsure) > 1 else ''} {which} {'are' if len(unsure) > 1 else 'is'} "
+                    f"read right: {checked} match{'' if len(junctions) > 1 else 'es'}, check "
+                    f"{'them' if len(unsure) > 1 else 'it'}"), "doubt"
         return (f"LEGAL: all {checked} match" if len(junctions) > 1 else f"LEGAL: {checked} matches"), "legal"
     broken = f"{len(mismatched)} of {checked} {'does' if len(mismatched) == 1 else 'do'} not match"
     if all(any(index in doubtful for index in junction.tiles) for junction in mismatched):

@@ -56,6 +56,8 @@ class TileReading:
     pips: tuple[int, int]
     corners: np.ndarray  # (4, 2) float64 xy in the photo's pixels
     confidence: float  # 0..1
+    # the next readings (a doubtful pip counted or not), the least sure half's first, with how sure that half is
+    others: tuple[tuple[tuple[int, int], float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -195,7 +197,8 @@ def assemble(found: Faces, profile: Profile) -> Reading:
                         "was left out")
     row = float(np.median([geo.frame_of(f.corners)[3] for f, _ in kept])) if kept else 1.0
     kept.sort(key=lambda fc: _reading_order(fc[0], row))
-    tiles = [TileReading(c.pips, f.corners, round(min(c.confidence, f.tile_score), 3)) for f, c in kept]
+    tiles = [TileReading(c.pips, f.corners, round(min(c.confidence, f.tile_score), 3), tuple(c.others))
+             for f, c in kept]
     if not tiles and not warnings:
         warnings.append(NO_TILE_WARNING)
     tiles = _settled_by_set(tiles, [c.others for _, c in kept], profile)
@@ -278,5 +281,5 @@ def _check_set(tiles: list[TileReading], profile: Profile) -> tuple[list[TileRea
                         "check it")
     elif hard:
         warnings.append(f"tiles {', '.join(str(k + 1) for k in hard)} are hard to read; check them")
-    out = [TileReading(t.pips, t.corners, min(t.confidence, 0.3)) if k in low else t for k, t in enumerate(tiles)]
+    out = [replace(t, confidence=min(t.confidence, 0.3)) if k in low else t for k, t in enumerate(tiles)]
     return out, warnings

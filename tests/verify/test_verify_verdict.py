@@ -7,7 +7,16 @@ import math
 import numpy as np
 import pytest
 
-from companion.verifier import VerdictError, annotate, describe_junction, headline, verify_scan, with_notes
+from companion.verifier import (
+    VerdictError,
+    annotate,
+    describe_junction,
+    headline,
+    settled_by_line,
+    verify_scan,
+    with_notes,
+)
+from companion.vision import TileReading
 
 W = 40.0
 
@@ -177,6 +186,39 @@ def test_the_headline_asks_to_check_a_tile_in_doubt_before_calling_a_play_wrong(
     assert wrong == ("NOT LEGAL: 1 of 2 junctions does not match", "illegal")
     unsure = headline(verify_scan(scan(*line((6, 4), (4, 2), (3, 1), confidences=[0.99, 0.99, 0.4]))))
     assert unsure == ("1 of 2 junctions does not match, but tile 3 may be misread: check it", "doubt")
+
+
+def test_a_legal_line_resting_on_a_tile_read_with_doubt_asks_to_check_it():
+    text, kind = headline(verify_scan(scan(*line((6, 4), (4, 2), (2, 1), confidences=[0.99, 0.3, 0.99]))))
+    assert kind == "doubt" and text == "LEGAL if tile 2 is read right: 2 junctions match, check it"
+
+
+def _reading(t: dict, others=()) -> TileReading:
+    return TileReading(tuple(t["pips"]), np.array(t["corners"]), t["confidence"], tuple(others))
+
+
+def test_a_doubtful_tile_on_a_mismatch_takes_the_next_reading_that_matches_its_neighbours():
+    first, middle, last = line((6, 4), (5, 2), (2, 1), confidences=[0.99, 0.3, 0.99])
+    tiles = [_reading(first), _reading(middle, [((3, 2), 0.3), ((4, 2), 0.3)]), _reading(last)]
+    settled, notes = settled_by_line(tiles, 0.5)
+    assert settled[1].pips == (4, 2) and settled[1].confidence == 0.3  # still in doubt, so still named
+    assert settled[0] is tiles[0] and settled[2] is tiles[2]
+    assert notes == ["tile 2 was hard to read (5-2, confidence 0.30); read as 4-2, as its next reading allows, "
+                     "every junction of it matches, so it is taken as that: check it"]
+
+
+def test_a_sure_tile_a_tile_held_elsewhere_or_a_reading_that_breaks_another_junction_is_not_settled():
+    first, middle, last = line((6, 4), (5, 2), (2, 1), confidences=[0.99, 0.3, 0.99])
+    sure = [_reading(first), _reading({**middle, "confidence": 0.9}, [((4, 2), 0.3)]), _reading(last)]
+    assert settled_by_line(sure, 0.5) == (sure, [])
+    elsewhere = tile(4, 2, (300, 40), 90)  # a 4-2 lies elsewhere on the table: the set holds one
+    held = [_reading(first), _reading(middle, [((4, 2), 0.3)]), _reading(last), _reading(elsewhere)]
+    assert settled_by_line(held, 0.5)[0][1].pips == (5, 2)
+    breaks = [_reading(first), _reading(middle, [((4, 3), 0.3)]), _reading(last)]  # 4 matches, 3 breaks the other
+    assert settled_by_line(breaks, 0.5) == (breaks, [])
+    # a wrong play read surely on both sides stays a mismatch
+    wrong = [_reading(t) for t in line((6, 4), (5, 2), (2, 1))]
+    assert settled_by_line(wrong, 0.5) == (wrong, [])
 
 
 def test_the_notes_band_lists_the_warnings_below_the_picture():

@@ -10,6 +10,9 @@ Entry points:
 - ``annotate(image_bgr, verdict, *, config=JunctionConfig()) -> np.ndarray``: the photo with each
   tile's outline and reading, and each junction marked green (halves match) or red (they do not);
   ``with_notes(picture, verdict)`` adds a band below it with the warnings (the ``--annotate`` file).
+- ``settled_by_line(tiles, settle_below, config) -> (tiles, notes)``: a tile read with doubt on a
+  mismatched junction takes its next reading where that makes its junctions match (``verify_image`` does
+  this before the check; a note names each such tile).
 - ``headline(verdict) -> (text, kind)``: the verdict in one line for people, which says "legal" only
   when every tile was checked (the JSON's ``legal`` is true whenever no junction mismatches).
 

@@ -49,7 +49,7 @@ from companion.photo import PhotoError, load_photo  # sets OPENCV_IO_MAX_IMAGE_P
 import cv2  # noqa: E402
 
 from companion.scanner import reading_to_dict, wrap_text  # noqa: E402
-from companion.vision import Reading, TileReading, read_tiles  # noqa: E402
+from companion.vision import Reading, TileReading, hard_to_read, read_tiles  # noqa: E402
 from companion.vision.junctions import (  # noqa: E402
     Hole,
     Junction,
@@ -111,8 +111,10 @@ def verify_image(image_bgr: np.ndarray, *, profile: Profile | None = None, file:
     profile = profile or Profile()
     reading = read_tiles(image_bgr, profile)
     tiles, notes = settled_by_line(reading.tiles, profile.settle_below, config)
-    scan = reading_to_dict(Reading(tiles, reading.warnings + notes), file=file, width=image_bgr.shape[1],
-                           height=image_bgr.shape[0])
+    # a settled tile's note says what the scan's warning said of its first reading, and more
+    stale = {hard_to_read(k, old.pips) for k, (old, new) in enumerate(zip(reading.tiles, tiles)) if old is not new}
+    warnings = [w for w in reading.warnings if w not in stale] + notes
+    scan = reading_to_dict(Reading(tiles, warnings), file=file, width=image_bgr.shape[1], height=image_bgr.shape[0])
     return verify_scan(scan, config=config)
 
 
@@ -139,9 +141,9 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
             if [j.tiles for j in again] != [j.tiles for j in junctions] or \
                     not all(j.ok for j in again if index in j.tiles):
                 continue
-            notes.append(f"tile {index + 1} was hard to read ({_pair(tile.pips)}, confidence "
-                         f"{tile.confidence:.2f}); read as {_pair(pips)}, as its next reading allows, every "
-                         "junction of it matches, so it is taken as that: check it")
+            notes.append(f"tile {index + 1} is hard to read: it looks most like {_pair(tile.pips)} (confidence "
+                         f"{tile.confidence:.2f}), but as {_pair(pips)}, its next reading, every junction of it "
+                         "matches, so it is taken as that: check it")
             tiles, junctions = trial, again
             break
     return tiles, notes

@@ -42,7 +42,7 @@ from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.read import Count, FaceReading, Pyramid, count_pips, read_faces  # noqa: E402
 
 __all__ = ["Profile", "Reading", "TileReading", "Faces", "VisionInputError", "read_tiles", "find_faces", "assemble",
-           "NO_TILE_WARNING"]
+           "hard_to_read", "NO_TILE_WARNING"]
 
 NO_TILE_WARNING = "no tile found in the photo"
 
@@ -257,6 +257,11 @@ def _settled_by_set(tiles: list[TileReading], others: list[list[tuple[tuple[int,
     return tiles
 
 
+def hard_to_read(index: int, pips: tuple[int, int]) -> str:
+    """The warning for the one tile of a photo read with doubt (``tiles[index]``, numbered from 1)."""
+    return f"tile {index + 1} ({pips[0]}|{pips[1]}) is hard to read; check it"
+
+
 def _check_set(tiles: list[TileReading], profile: Profile) -> tuple[list[TileReading], list[str]]:
     """Flag what a double-``max_pips`` set cannot hold (a half above max_pips, the same tile twice) and
     readings in doubt."""
@@ -277,8 +282,7 @@ def _check_set(tiles: list[TileReading], profile: Profile) -> tuple[list[TileRea
                             "a set holds each tile once, so at least one is misread")
     hard = [k for k, t in enumerate(tiles) if k not in low and t.confidence < profile.doubt_below]
     if len(hard) == 1:
-        warnings.append(f"tile {hard[0] + 1} ({tiles[hard[0]].pips[0]}|{tiles[hard[0]].pips[1]}) is hard to read; "
-                        "check it")
+        warnings.append(hard_to_read(hard[0], tiles[hard[0]].pips))
     elif hard:
         warnings.append(f"tiles {', '.join(str(k + 1) for k in hard)} are hard to read; check them")
     out = [replace(t, confidence=min(t.confidence, 0.3)) if k in low else t for k, t in enumerate(tiles)]

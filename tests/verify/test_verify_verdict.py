@@ -13,10 +13,11 @@ from companion.verifier import (
     describe_junction,
     headline,
     settled_by_line,
+    verify_image,
     verify_scan,
     with_notes,
 )
-from companion.vision import TileReading
+from companion.vision import Reading, TileReading, hard_to_read
 
 W = 40.0
 
@@ -203,8 +204,8 @@ def test_a_doubtful_tile_on_a_mismatch_takes_the_next_reading_that_matches_its_n
     settled, notes = settled_by_line(tiles, 0.5)
     assert settled[1].pips == (4, 2) and settled[1].confidence == 0.3  # still in doubt, so still named
     assert settled[0] is tiles[0] and settled[2] is tiles[2]
-    assert notes == ["tile 2 was hard to read (5-2, confidence 0.30); read as 4-2, as its next reading allows, "
-                     "every junction of it matches, so it is taken as that: check it"]
+    assert notes == ["tile 2 is hard to read: it looks most like 5-2 (confidence 0.30), but as 4-2, its next "
+                     "reading, every junction of it matches, so it is taken as that: check it"]
 
 
 def test_a_sure_tile_a_tile_held_elsewhere_or_a_reading_that_breaks_another_junction_is_not_settled():
@@ -219,6 +220,16 @@ def test_a_sure_tile_a_tile_held_elsewhere_or_a_reading_that_breaks_another_junc
     # a wrong play read surely on both sides stays a mismatch
     wrong = [_reading(t) for t in line((6, 4), (5, 2), (2, 1))]
     assert settled_by_line(wrong, 0.5) == (wrong, [])
+
+
+def test_a_photo_s_settled_tile_is_named_once_with_what_it_looked_like(monkeypatch):
+    first, middle, last = line((6, 4), (5, 2), (2, 1), confidences=[0.99, 0.3, 0.99])
+    read = Reading([_reading(first), _reading(middle, [((4, 2), 0.3)]), _reading(last)], [hard_to_read(1, (5, 2))])
+    monkeypatch.setattr("companion.verifier.read_tiles", lambda image, profile: read)
+    verdict = verify_image(np.zeros((300, 400, 3), np.uint8))
+    assert verdict["legal"] is True and verdict["tiles"][1]["pips"] == [4, 2]
+    assert len(verdict["warnings"]) == 1 and verdict["warnings"][0].startswith("tile 2 is hard to read: it looks most like 5-2")
+    assert headline(verdict) == ("LEGAL if tile 2 is read right: 2 junctions match, check it", "doubt")
 
 
 def test_the_notes_band_lists_the_warnings_below_the_picture():

@@ -89,7 +89,7 @@ def page_with_photo():
     import cv2
 
     from companion.photo import PhotoError, load_photo
-    from companion.verifier import annotate, describe_junction, verify_image
+    from companion.verifier import annotate, describe_junction, headline, verify_image
 
     try:
         data, name = _uploaded_photo()
@@ -104,8 +104,11 @@ def page_with_photo():
         picture = cv2.resize(picture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     ok, jpeg = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 85])
     lines = [describe_junction(verdict, k) for k in range(len(verdict["junctions"]))]
+    verdict_line, verdict_kind = headline(verdict)  # the same line as on the picture and the command line
     return _render(
         verdict=verdict,
+        verdict_line=verdict_line,
+        verdict_kind=verdict_kind,
         junction_lines=list(zip(verdict["junctions"], lines)),
         picture="data:image/jpeg;base64," + base64.b64encode(jpeg.tobytes()).decode("ascii") if ok else None,
         photo_layout="\n".join(layout_from_verdict(verdict)),

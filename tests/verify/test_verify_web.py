@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import html
 import io
 
 import pytest
 
+from companion.verifier import headline
 from companion.web import create_app
 from companion.web.verify_views import PlacementError, layout_from_verdict, parse_placements
 
@@ -57,6 +59,10 @@ def test_the_page_shows_the_annotated_photo_and_the_verdict(client, layout_jpeg)
     page = response.get_data(as_text=True)
     assert 'src="data:image/jpeg;base64,' in page
     assert "Tiles read" in page
+    # the verdict line is the one the picture and the command line give
+    verdict = client.post("/api/verify", data={"photo": (io.BytesIO(data), "table.jpg")},
+                          content_type="multipart/form-data").get_json()
+    assert html.escape(headline(verdict)[0]) in page
 
 
 def test_the_page_explains_an_unreadable_photo_or_an_unknown_set(client, layout_jpeg):

@@ -192,8 +192,10 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
     as the same tile as another one (a set holds each tile once), when its outline overlaps another's
     (tiles never lie on top of each other: a "tile" found across the seam of two touching tiles does),
     when it sits on two or more mismatched junctions (one wrong play breaks only the junction where it
-    was laid, while a misread tile breaks all of its own), or when read the other way round every
-    junction of it would match (its ends may have been read the wrong way round).
+    was laid, while a misread tile breaks all of its own), when read the other way round every
+    junction of it would match (its ends may have been read the wrong way round), or when it lies
+    crosswise under another tile's end but was read as no double (only a double is laid so: it is
+    misread, or the two only lie against each other).
     """
     warnings = []
     why = _doubts(tiles, junctions, config)
@@ -255,6 +257,12 @@ def _doubts(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: Junc
             why[index] = f"read as {a}-{b}, yet as {b}-{a} every junction of it would match"
         elif len(bad) >= 2:
             why[index] = f"it sits on {len(bad)} mismatched junctions; one wrong play breaks only one"
+        for junction, side in meeting:
+            other = junction.tiles[1 - side]
+            if junction.kind is JunctionKind.CROSSWISE and not junction.by_end[side] and a != b:
+                # only a double is laid crosswise: it is misread, or the two lie against each other unjoined
+                why[index] = (f"read as {a}-{b}, yet tile {other + 1}'s end lies against the middle of its side, "
+                              "where only a double is laid; or the two are not joined")
     for index, other in _overlaps(tiles, config).items():
         why[index] = f"its outline overlaps tile {other + 1}'s, so one of them is misplaced"
     for index, other in _duplicates(tiles).items():

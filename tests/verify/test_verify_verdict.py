@@ -170,7 +170,12 @@ def test_a_crosswise_non_double_is_not_taken_for_a_turned_tile():
     crosswise = tile(4, 3, (60 + 1.5 * W + 2, 150), 90)
     verdict = verify_scan(scan(end, crosswise))
     assert verdict["junctions"] == [{"tiles": [0, 1], "pips": [4, 3], "ok": False}]
-    assert verdict["warnings"] == []
+    # only a double is laid crosswise: it is named for that, never as read the wrong way round
+    assert verdict["warnings"] == ["tile 2 (4-3) is in doubt (read as 4-3, yet tile 1's end lies against the middle "
+                                   "of its side, where only a double is laid; or the two are not joined); junction "
+                                   "1-2 may be misread"]
+    double = tile(3, 3, (60 + 1.5 * W + 2, 150), 90)  # a double laid crosswise that does not match: a wrong play
+    assert verify_scan(scan(end, double))["warnings"] == []
 
 
 def test_the_headline_says_legal_only_when_every_tile_was_checked():

@@ -170,23 +170,12 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     """The reading of what ``find_faces`` saw under ``profile``'s thresholds: whole tiles kept once each, cut
     ones named in warnings, pips counted, and the set's rules applied."""
     photo_w, photo_h = found.width, found.height
-    kept: list[tuple[FaceReading, Count]] = []
-    cut: list[np.ndarray] = []
-    for face in sorted(found.faces, key=lambda f: -f.tile_score):
-        if face.tile_score < profile.tile_threshold:
-            continue
-        corners = face.corners
-        if any(geo.overlap(corners, k.corners) > profile.same_face_overlap for k, _ in kept) or \
-                any(geo.overlap(corners, c) > profile.same_face_overlap for c in cut):
-            continue  # the same face found twice
-        count = count_pips(face, profile)
-        if profile.logo and count.pips == (0, 0) and face.logo_score < profile.logo_threshold:
-            continue  # this set's double-blank carries its logo: a plain blank face is a plank or a slab
-        if _cut_off(corners, photo_w, photo_h, profile):
-            cut.append(corners)
-            continue
-        kept.append((face, count))
-    kept = _sized_like_tiles(kept, profile)
+    kept, cut = _one_per_face(found.faces, photo_w, photo_h, profile)
+    kept, too_large = _sized_like_tiles(kept, profile)
+    if too_large:  # a face across two tiles hid them: choose again without it
+        faces = [f for f in found.faces if not any(f is large for large in too_large)]
+        kept, cut = _one_per_face(faces, photo_w, photo_h, profile)
+        kept, _ = _sized_like_tiles(kept, profile)
 
     warnings = []
     for corners in cut:
@@ -206,29 +195,78 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     return Reading(tiles, warnings + more)
 
 
-def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) -> list[tuple[FaceReading, Count]]:
-    """``kept`` without the faces far smaller than tiles are where they lie. The tiles lie on one plane, so the
-    root of a face's area, proportional to the inverse of its depth, is close to an affine function of its
-    place in the photo; the smallest face against the plane fitted to the rest is dropped while it is below
-    ``size_floor`` of it, each face judged against at least ``size_fit_min`` others."""
+def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int,
+                  profile: Profile) -> tuple[list[tuple[FaceReading, Count]], list[np.ndarray]]:
+    """The whole tiles among ``faces``, the surest of each place first, with their counts; and the outlines
+    of tiles cut off by the border."""
+    kept: list[tuple[FaceReading, Count]] = []
+    cut: list[np.ndarray] = []
+    for face in sorted(faces, key=lambda f: -f.tile_score):
+        if face.tile_score < profile.tile_threshold:
+            continue
+        corners = face.corners
+        if any(geo.overlap(corners, k.corners) > profile.same_face_overlap for k, _ in kept) or \
+                any(geo.overlap(corners, c) > profile.same_face_overlap for c in cut):
+            continue  # the same face found twice
+        count = count_pips(face, profile)
+        if profile.logo and count.pips == (0, 0) and face.logo_score < profile.logo_threshold:
+            continue  # this set's double-blank carries its logo: a plain blank face is a plank or a slab
+        if _cut_off(corners, photo_w, photo_h, profile):
+            cut.append(corners)
+            continue
+        kept.append((face, count))
+    return kept, cut
+
+
+def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
+        -> tuple[list[tuple[FaceReading, Count]], list[FaceReading]]:
+    """``kept`` without the faces far smaller or larger than tiles are where they lie, and the faces dropped as
+    too large. The tiles lie on one plane, so the root of a face's area, proportional to the inverse of its
+    depth, is close to an affine function of its place in the photo. Against the plane fitted to the rest,
+    the smallest face is dropped while it is below ``size_floor`` of it (a mark of a tile's shape), then
+    the largest while it is above ``size_ceiling`` (a patch across two tiles), each face judged against
+    at least ``size_fit_min`` others. Small ones go first: a mark bends the plane, and a tile near it would
+    look too large. A face is judged too large only against a sure prediction: where the others lie nearly
+    on one line (a line of play), the plane across it is a guess, and a tile off the line is not judged."""
     if len(kept) <= profile.size_fit_min:
-        return kept
+        return kept, []
     places = np.array([np.append(geo.centre_of(f.corners), 1.0) for f, _ in kept])
     sizes = np.sqrt([cv2.contourArea(np.asarray(f.corners, np.float32)) for f, _ in kept])
     keep = np.ones(len(kept), bool)
-    while keep.sum() > profile.size_fit_min:
-        ratio = np.full(len(kept), np.inf)
+
+    def ratios(sure: bool = False) -> np.ndarray:
+        """Each face's size against the plane fitted to the others; with ``sure``, against the upper end of
+        that prediction (plus twice its standard error, the residuals' spread at least 3% of a size)."""
+        out = np.ones(len(kept))
         for i in np.flatnonzero(keep):
             rest = keep.copy()
             rest[i] = False
             plane, *_ = np.linalg.lstsq(places[rest], sizes[rest], rcond=None)
             expected = float(places[i] @ plane)
-            ratio[i] = sizes[i] / expected if expected > 0 else np.inf
+            if sure:
+                residual = sizes[rest] - places[rest] @ plane
+                sigma = max(float(np.sqrt(residual @ residual / max(int(rest.sum()) - 3, 1))),
+                            0.03 * float(sizes[rest].mean()))
+                leverage = float(places[i] @ np.linalg.pinv(places[rest].T @ places[rest]) @ places[i])
+                expected += 2 * sigma * np.sqrt(leverage)
+            out[i] = sizes[i] / expected if expected > 0 else 1.0  # no prediction: not judged
+        return out
+
+    while keep.sum() > profile.size_fit_min:
+        ratio = np.where(keep, ratios(), np.inf)
         worst = int(np.argmin(ratio))
         if ratio[worst] >= profile.size_floor:
             break
         keep[worst] = False
-    return [k for k, ok in zip(kept, keep) if ok]
+    too_large = []
+    while keep.sum() > profile.size_fit_min:
+        ratio = np.where(keep, ratios(sure=True), -np.inf)
+        worst = int(np.argmax(ratio))
+        if ratio[worst] <= profile.size_ceiling:
+            break
+        keep[worst] = False
+        too_large.append(kept[worst][0])
+    return [k for k, ok in zip(kept, keep) if ok], too_large
 
 
 def _reading_order(face: FaceReading, row: float) -> tuple[int, float]:

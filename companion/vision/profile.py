@@ -65,6 +65,8 @@ class Profile:
     # the tiles of a set lie on one plane, so their size follows their place in the photo: a face smaller than
     # this fraction of what the other faces predict there is a mark of a tile's shape (a number on a score card)
     size_floor: float = 0.5
+    # ... and a face larger than this multiple is a patch across two tiles (two tiles side by side: 1.41)
+    size_ceiling: float = 1.35
     size_fit_min: int = 5  # other faces needed to predict a face's size (fewer: no face is judged by its size)
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
     settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it
@@ -109,6 +111,8 @@ class Profile:
                                f"{profile.detect_side_most!r}")
         if not 1 <= profile.max_looks <= 5:
             raise ProfileError(f"profile field 'max_looks' must be 1 to 5: {profile.max_looks!r}")
+        if profile.size_ceiling < 1:
+            raise ProfileError(f"profile field 'size_ceiling' must be at least 1: {profile.size_ceiling!r}")
         if profile.size_fit_min < 4:
             raise ProfileError(f"profile field 'size_fit_min' must be at least 4 (a plane needs 3): "
                                f"{profile.size_fit_min!r}")

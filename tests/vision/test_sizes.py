@@ -1,4 +1,4 @@
-"""The tiles of a set lie on one plane: a face far smaller than tiles are where it lies is no tile."""
+"""The tiles of a set lie on one plane: a face far smaller or larger than tiles are where it lies is no tile."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from companion.vision import geometry as geo
 from companion.vision.read import FaceReading, Peak
 
 
-def _face(x: float, y: float, length: float, pips=(2, 3)) -> FaceReading:
+def _face(x: float, y: float, length: float, pips=(2, 3), width: float | None = None,
+          score: float = 0.99) -> FaceReading:
     halves = tuple(tuple([Peak(0.95, 0.3)] * n) for n in pips)
-    return FaceReading(geo.quad_of((x, y), 0.3, length, length / 2), 0.99, halves, 0.0)
+    return FaceReading(geo.quad_of((x, y), 0.3, length, width or length / 2), score, halves, 0.0)
 
 
 def _steep_photo() -> list[FaceReading]:
@@ -37,8 +38,22 @@ def test_marks_far_smaller_than_tiles_where_they_lie_are_dropped():
     assert all(t.corners[:, 1].mean() < 880 or geo.frame_of(t.corners)[2] > 150 for t in reading.tiles)
 
 
-def test_sizes_judge_nothing_with_size_floor_zero_or_too_few_faces():
+def test_a_patch_across_two_tiles_is_dropped_and_the_tiles_it_hid_come_back():
+    faces = _steep_photo()[:-1]  # the near row's last tile (at 1120, 850) becomes two tiles side by side
+    across = np.array([-np.sin(0.3), np.cos(0.3)]) * 50  # half a width, across the tiles' axis
+    pair = [_face(*(np.array([1120.0, 850.0]) + d), 200, pips=(6, k)) for k, d in ((1, across), (2, -across))]
+    patch = _face(1120, 850, 200, pips=(6, 6), width=200, score=0.999)  # surer than either: it hides them
+    reading = assemble(Faces(faces + pair + [patch], 1400, 1000), Profile())
+    assert len(reading.tiles) == 13
+    assert {(6, 1), (6, 2)} <= {t.pips for t in reading.tiles} and (6, 6) not in {t.pips for t in reading.tiles}
+    # without the ceiling the patch stays and hides them
+    loose = assemble(Faces(faces + pair + [patch], 1400, 1000), replace(Profile(), size_ceiling=100.0))
+    assert (6, 6) in {t.pips for t in loose.tiles} and len(loose.tiles) == 12
+
+
+def test_sizes_judge_nothing_with_floor_and_ceiling_far_off_or_too_few_faces():
     marks = [_face(900 + 80 * i, 900, 50, pips=(0, i + 1)) for i in range(3)]
-    assert len(assemble(Faces(_steep_photo() + marks, 1400, 1000), replace(Profile(), size_floor=0.0)).tiles) == 15
+    off = replace(Profile(), size_floor=0.0, size_ceiling=100.0)
+    assert len(assemble(Faces(_steep_photo() + marks, 1400, 1000), off).tiles) == 15
     few = [_face(300, 850, 200), _face(650, 850, 200), _face(950, 900, 50, pips=(0, 1))]
     assert len(assemble(Faces(few, 1400, 1000), Profile()).tiles) == 3

@@ -236,7 +236,9 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
 
     def ratios(sure: bool = False) -> np.ndarray:
         """Each face's size against the plane fitted to the others; with ``sure``, against the upper end of
-        that prediction (plus twice its standard error, the residuals' spread at least 3% of a size)."""
+        that prediction (plus twice its standard error, the residuals' spread at least 3% of a size), and
+        1 (not judged) where that margin is wider than the ceiling's (the prediction cannot tell a patch
+        across two tiles from a tile)."""
         out = np.ones(len(kept))
         for i in np.flatnonzero(keep):
             rest = keep.copy()
@@ -248,7 +250,10 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
                 sigma = max(float(np.sqrt(residual @ residual / max(int(rest.sum()) - 3, 1))),
                             0.03 * float(sizes[rest].mean()))
                 leverage = float(places[i] @ np.linalg.pinv(places[rest].T @ places[rest]) @ places[i])
-                expected += 2 * sigma * np.sqrt(leverage)
+                margin = 2 * sigma * np.sqrt(leverage)
+                if margin > (profile.size_ceiling - 1) * expected:
+                    continue
+                expected += margin
             out[i] = sizes[i] / expected if expected > 0 else 1.0  # no prediction: not judged
         return out
 

@@ -51,6 +51,14 @@ def test_a_patch_across_two_tiles_is_dropped_and_the_tiles_it_hid_come_back():
     assert (6, 6) in {t.pips for t in loose.tiles} and len(loose.tiles) == 12
 
 
+def test_a_near_tile_beside_a_line_of_play_is_not_judged_too_large():
+    # a line of play seen steeply: five tiles nearly on one diagonal, the sixth near the camera off it. The
+    # plane across the line is a guess (it predicts almost nothing there), so that tile is not judged.
+    line = [(1371, 384, 148), (1270, 488, 138), (1096, 580, 179), (943, 699, 201), (741, 839, 227), (887, 1048, 262)]
+    faces = [_face(x, y, size * np.sqrt(2), pips=(k % 7, 6)) for k, (x, y, size) in enumerate(line)]
+    assert len(assemble(Faces(faces, 2048, 1536), Profile()).tiles) == 6
+
+
 def test_sizes_judge_nothing_with_floor_and_ceiling_far_off_or_too_few_faces():
     marks = [_face(900 + 80 * i, 900, 50, pips=(0, i + 1)) for i in range(3)]
     off = replace(Profile(), size_floor=0.0, size_ceiling=100.0)

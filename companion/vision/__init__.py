@@ -236,7 +236,8 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
 
     def ratios(sure: bool = False) -> np.ndarray:
         """Each face's size against the plane fitted to the others; with ``sure``, against the upper end of
-        that prediction (plus twice its standard error, the residuals' spread at least 3% of a size), and
+        that prediction (plus twice its standard error, the residuals' spread at least ``size_noise`` of a
+        size), and
         1 (not judged) where that margin is wider than the ceiling's (the prediction cannot tell a patch
         across two tiles from a tile)."""
         out = np.ones(len(kept))
@@ -248,7 +249,7 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
             if sure:
                 residual = sizes[rest] - places[rest] @ plane
                 sigma = max(float(np.sqrt(residual @ residual / max(int(rest.sum()) - 3, 1))),
-                            0.03 * float(sizes[rest].mean()))
+                            profile.size_noise * float(sizes[rest].mean()))
                 leverage = float(places[i] @ np.linalg.pinv(places[rest].T @ places[rest]) @ places[i])
                 margin = 2 * sigma * np.sqrt(leverage)
                 if margin > (profile.size_ceiling - 1) * expected:

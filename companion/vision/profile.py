@@ -67,6 +67,9 @@ class Profile:
     size_floor: float = 0.5
     # ... and a face larger than this multiple is a patch across two tiles (two tiles side by side: 1.41)
     size_ceiling: float = 1.35
+    # the sizes of tiles read right scatter about the plane by at least this fraction (for the ceiling's
+    # margin: a face is judged too large only where the plane predicts its size surely)
+    size_noise: float = 0.03
     size_fit_min: int = 5  # other faces needed to predict a face's size (fewer: no face is judged by its size)
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
     settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it
@@ -100,7 +103,7 @@ class Profile:
         if profile.max_pips not in (6, 9, 12):
             raise ProfileError(f"profile field 'max_pips' must be 6, 9 or 12: {profile.max_pips!r}")
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
-                    "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor"):
+                    "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor", "size_noise"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

@@ -226,53 +226,71 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
     the smallest face is dropped while it is below ``size_floor`` of it (a mark of a tile's shape), then
     the largest while it is above ``size_ceiling`` (a patch across two tiles), each face judged against
     at least ``size_fit_min`` others. Small ones go first: a mark bends the plane, and a tile near it would
-    look too large. A face is judged too large only against a sure prediction: where the others lie nearly
-    on one line (a line of play), the plane across it is a guess, and a tile off the line is not judged."""
+    look too large; for the floor the plane is fitted without the marks (``_without_marks``). A face is
+    judged only against a sure prediction: where the others lie nearly on one line (a line of play), the
+    plane across it is a guess, so a tile off the line is not judged too large, and judged too small only
+    where it is below ``size_floor`` of every other tile."""
     if len(kept) <= profile.size_fit_min:
         return kept, []
     places = np.array([np.append(geo.centre_of(f.corners), 1.0) for f, _ in kept])
     sizes = np.sqrt([cv2.contourArea(np.asarray(f.corners, np.float32)) for f, _ in kept])
     keep = np.ones(len(kept), bool)
 
-    def ratios(sure: bool = False) -> np.ndarray:
-        """Each face's size against the plane fitted to the others; with ``sure``, against the upper end of
-        that prediction (plus twice its standard error, the residuals' spread at least ``size_noise`` of a
-        size), and
-        1 (not judged) where that margin is wider than the ceiling's (the prediction cannot tell a patch
-        across two tiles from a tile)."""
+    def ratios(larger: bool) -> np.ndarray:
+        """Each face's size against the plane fitted to the others, at the end of that prediction nearer to it
+        (twice its standard error, the residuals' spread at least ``size_noise`` of a size, below it for the
+        floor, above it for the ceiling); 1 (not judged) where that margin is wider than the bound's (the
+        prediction cannot tell a mark or a patch across two tiles from a tile)."""
+        bound = profile.size_ceiling - 1 if larger else 1 - profile.size_floor
         out = np.ones(len(kept))
         for i in np.flatnonzero(keep):
             rest = keep.copy()
             rest[i] = False
+            if not larger:  # marks cluster (the digits of a score card) and bend the plane: fit it without them
+                rest = _without_marks(places, sizes, rest, profile.size_floor)
             plane, *_ = np.linalg.lstsq(places[rest], sizes[rest], rcond=None)
             expected = float(places[i] @ plane)
-            if sure:
-                residual = sizes[rest] - places[rest] @ plane
-                sigma = max(float(np.sqrt(residual @ residual / max(int(rest.sum()) - 3, 1))),
-                            profile.size_noise * float(sizes[rest].mean()))
-                leverage = float(places[i] @ np.linalg.pinv(places[rest].T @ places[rest]) @ places[i])
-                margin = 2 * sigma * np.sqrt(leverage)
-                if margin > (profile.size_ceiling - 1) * expected:
-                    continue
-                expected += margin
-            out[i] = sizes[i] / expected if expected > 0 else 1.0  # no prediction: not judged
+            residual = sizes[rest] - places[rest] @ plane
+            sigma = max(float(np.sqrt(residual @ residual / max(int(rest.sum()) - 3, 1))),
+                        profile.size_noise * float(sizes[rest].mean()))
+            leverage = float(places[i] @ np.linalg.pinv(places[rest].T @ places[rest]) @ places[i])
+            margin = 2 * sigma * np.sqrt(leverage)
+            if expected <= 0 or margin > bound * expected:
+                if not larger:  # no sure plane: a mark is still smaller than every tile by the floor
+                    out[i] = sizes[i] / sizes[rest].min()
+                continue
+            out[i] = sizes[i] / (expected + margin if larger else expected - margin)
         return out
 
     while keep.sum() > profile.size_fit_min:
-        ratio = np.where(keep, ratios(), np.inf)
+        ratio = np.where(keep, ratios(larger=False), np.inf)
         worst = int(np.argmin(ratio))
         if ratio[worst] >= profile.size_floor:
             break
         keep[worst] = False
     too_large = []
     while keep.sum() > profile.size_fit_min:
-        ratio = np.where(keep, ratios(sure=True), -np.inf)
+        ratio = np.where(keep, ratios(larger=True), -np.inf)
         worst = int(np.argmax(ratio))
         if ratio[worst] <= profile.size_ceiling:
             break
         keep[worst] = False
         too_large.append(kept[worst][0])
     return [k for k, ok in zip(kept, keep) if ok], too_large
+
+
+def _without_marks(places: np.ndarray, sizes: np.ndarray, use: np.ndarray, floor: float) -> np.ndarray:
+    """``use`` without the faces smaller than ``floor`` of the plane through the others: fitted first to the
+    larger half (marks are small, and a cluster of them fits a plane of its own), then to every face not
+    below ``floor`` of it, until that settles (at least three faces are kept: a plane needs them)."""
+    fit = use & (sizes >= np.median(sizes[use]))
+    for _ in range(len(sizes)):
+        plane, *_ = np.linalg.lstsq(places[fit], sizes[fit], rcond=None)
+        trimmed = use & (sizes >= floor * (places @ plane))
+        if trimmed.sum() < 3 or np.array_equal(trimmed, fit):
+            break
+        fit = trimmed
+    return fit
 
 
 def _reading_order(face: FaceReading, row: float) -> tuple[int, float]:

@@ -65,3 +65,24 @@ def test_sizes_judge_nothing_with_floor_and_ceiling_far_off_or_too_few_faces():
     assert len(assemble(Faces(_steep_photo() + marks, 1400, 1000), off).tiles) == 15
     few = [_face(300, 850, 200), _face(650, 850, 200), _face(950, 900, 50, pips=(0, 1))]
     assert len(assemble(Faces(few, 1400, 1000), Profile()).tiles) == 3
+
+
+def test_a_cluster_of_marks_is_dropped_though_it_fits_a_plane_of_its_own():
+    # a score card near the camera (as in a generated photo): five digits read as faces, nearly as many as
+    # the tiles, all in one corner, where the tiles would be largest
+    tiles = [(301, 1058, 353), (1612, 450, 245), (952, 116, 176), (1204, 802, 311), (517, 885, 318), (552, 239, 192)]
+    marks = [(1497, 1360, 82), (1453, 1386, 90), (1553, 1425, 86), (1782, 1420, 68), (1640, 1395, 74)]
+    faces = [_face(x, y, size * np.sqrt(2), pips=(k, 6)) for k, (x, y, size) in enumerate(tiles)]
+    faces += [_face(x, y, size * np.sqrt(2), pips=(0, k)) for k, (x, y, size) in enumerate(marks)]
+    reading = assemble(Faces(faces, 2016, 1512), Profile())
+    assert sorted(t.pips for t in reading.tiles) == sorted((k, 6) for k in range(6))
+
+
+def test_marks_off_a_row_of_tiles_are_dropped_and_a_far_tile_off_it_is_kept():
+    # five tiles side by side in a row tell nothing of how sizes change across it; a face less than half
+    # as large as every tile is still a mark, while a far tile off the row, smaller but not that small, stays
+    row = [_face(400 + 250 * k, 700 - 100 * k + dy, 400 + 15 * k, pips=(k, 5)) for k, dy in enumerate((0, 15, -10, 5, -5))]
+    marks = [_face(1500 + 50 * i, 900 + 40 * i, 110, pips=(0, i + 1)) for i in range(3)]
+    far = _face(500, 150, 260, pips=(6, 6))
+    reading = assemble(Faces(row + marks + [far], 2000, 1200), Profile())
+    assert sorted(t.pips for t in reading.tiles) == sorted([(k, 5) for k in range(5)] + [(6, 6)])

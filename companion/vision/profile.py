@@ -53,6 +53,11 @@ class Profile:
     pip_mid_band: float = 0.08  # a pip this close to the middle line could be either half's (tile widths)
     aspect_min: float = 0.7  # a face's length / width: a tile seen at a slant, at least ...
     aspect_max: float = 6.0  # ... and at most (a far tile of a steep photo, seen nearly edge on)
+    # the reader's corners are its maps' highest peaks, unless those are further than this from a parallelogram
+    # (the gap between its two closings, tile widths: one corner was taken from a neighbouring tile); then
+    # one corner moves to its map's next peak (at least ``corner_peak_floor`` of the highest) if that makes one
+    corner_skew: float = 0.25
+    corner_peak_floor: float = 0.1
     square_on_px: float = 2.0  # a look with its corners this close to their place (crop pixels) is final
     max_looks: int = 3  # looks at a face in all: the first through the detector's guess, then through corners
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
@@ -103,7 +108,8 @@ class Profile:
         if profile.max_pips not in (6, 9, 12):
             raise ProfileError(f"profile field 'max_pips' must be 6, 9 or 12: {profile.max_pips!r}")
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
-                    "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor", "size_noise"):
+                    "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor", "size_noise",
+                    "corner_peak_floor"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
@@ -119,8 +125,9 @@ class Profile:
         if profile.size_fit_min < 4:
             raise ProfileError(f"profile field 'size_fit_min' must be at least 4 (a plane needs 3): "
                                f"{profile.size_fit_min!r}")
-        if profile.square_on_px < 0:
-            raise ProfileError(f"profile field 'square_on_px' must not be negative: {profile.square_on_px!r}")
+        for key in ("square_on_px", "corner_skew"):
+            if getattr(profile, key) < 0:
+                raise ProfileError(f"profile field {key!r} must not be negative: {getattr(profile, key)!r}")
         for key in ("detector", "reader"):
             name = getattr(profile, key)
             if "/" in name or "\\" in name or not name.endswith(".onnx"):

@@ -84,21 +84,51 @@ def _run(crops: list[np.ndarray], profile: Profile) -> tuple[np.ndarray, np.ndar
     return np.concatenate(maps), np.concatenate(kinds)  # (n, 5, h, w) and (n, 2): a whole tile, a logo
 
 
-def _corners(maps: np.ndarray) -> np.ndarray:
-    """Each corner heat map's highest peak to a fraction of a cell (the heat-weighted mean of the 5x5
-    cells around it), in crop pixels: (4, 2)."""
-    heats = maps[1:5]
-    h, w = heats.shape[1:]
-    flat = heats.reshape(4, -1).argmax(axis=1)
-    i, j = np.divmod(flat, w)
-    di, dj = np.mgrid[-2:3, -2:3]
-    rows, cols = i[:, None, None] + di, j[:, None, None] + dj  # (4, 5, 5)
-    inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
-    weight = np.where(inside, heats[np.arange(4)[:, None, None], rows.clip(0, h - 1), cols.clip(0, w - 1)], 0.0)
-    total = np.maximum(weight.sum(axis=(1, 2)), 1e-9)
-    x = (cols * weight).sum(axis=(1, 2)) / total
-    y = (rows * weight).sum(axis=(1, 2)) / total
-    return np.column_stack([x, y]) * STRIDE + (STRIDE - 1) / 2
+def _refined(heat: np.ndarray, i: int, j: int) -> tuple[float, float]:
+    """A heat peak to a fraction of a cell: the heat-weighted mean of the 5x5 cells around it (x, y in cells)."""
+    h, w = heat.shape
+    r0, r1, c0, c1 = max(i - 2, 0), min(i + 3, h), max(j - 2, 0), min(j + 3, w)
+    patch = heat[r0:r1, c0:c1]
+    total = max(float(patch.sum()), 1e-9)
+    rows, cols = np.mgrid[r0:r1, c0:c1]
+    return float((cols * patch).sum() / total), float((rows * patch).sum() / total)
+
+
+def _corner_peaks(heat: np.ndarray, most: int, floor: float) -> list[tuple[float, np.ndarray]]:
+    """A corner heat map's strongest local peaks (at least ``floor`` of its highest), strongest first, each as
+    (heat, xy in crop pixels)."""
+    top = float(heat.max())
+    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= floor * top)
+    rows, cols = np.nonzero(peaks)
+    order = np.argsort(-heat[rows, cols])[:most]
+    return [(float(heat[rows[k], cols[k]]),
+             np.array(_refined(heat, rows[k], cols[k])) * STRIDE + (STRIDE - 1) / 2) for k in order]
+
+
+def _skew(quad: np.ndarray) -> float:
+    """How far four corners are from a parallelogram: the gap between the two ways of closing it, in widths.
+    A tile's face is close to one even at a slant; a corner taken from a neighbouring tile is not."""
+    width = (np.linalg.norm(quad[0] - quad[1]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    return float(np.linalg.norm(quad[0] - quad[1] + quad[2] - quad[3]) / max(width, 1e-9))
+
+
+def _corners(maps: np.ndarray, profile: Profile) -> np.ndarray:
+    """The face's four corners in crop pixels, (4, 2): each corner heat map's highest peak, unless those
+    four are far from a parallelogram (``profile.corner_skew``: one was taken from a neighbouring tile);
+    then, of the quads with one corner at its map's next peak, the one of highest heat that is not."""
+    peaks = [_corner_peaks(heat, 3, profile.corner_peak_floor) for heat in maps[1:5]]
+    best = np.array([p[0][1] for p in peaks])
+    if _skew(best) <= profile.corner_skew:
+        return best
+    chosen, most = best, -np.inf
+    for k, corner in enumerate(peaks):
+        for heat, xy in corner[1:]:
+            quad = best.copy()
+            quad[k] = xy
+            score = np.log(max(heat, 1e-6)) - np.log(corner[0][0])
+            if score > most and _skew(quad) <= profile.corner_skew:
+                chosen, most = quad, score
+    return chosen
 
 
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
@@ -184,7 +214,7 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
             continue
         maps1, kinds1 = _run([pyramid.crop(first[k], frames[k][2]) for k in batch], profile)
         for k, maps, kinds in zip(batch, maps1, kinds1):
-            found = _corners(maps)
+            found = _corners(maps, profile)
             quad = geo.clockwise(geo.apply(np.linalg.inv(geo.as_homography(first[k])), found))
             plausible = _plausible(quad, profile)
             looks[k] = (maps, kinds, found, quad if plausible else geo.quad_of(*frames[k]), plausible)
@@ -209,7 +239,7 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
         maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, (_, q) in zip(crops, again)], profile)
         still = []
         for m, (k, q), maps, (tile, logo) in zip(crops, again, maps2, kinds2):
-            found = _corners(maps)
+            found = _corners(maps, profile)
             corners = geo.clockwise(geo.apply(np.linalg.inv(m), found))
             plausible = _plausible(corners, profile)
             moved = float(np.abs(found - geo.CANONICAL).max())

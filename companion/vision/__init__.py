@@ -6,7 +6,9 @@ each): ``detect`` finds where tiles lie, a network's guess at each face's centre
 photo reduced to about 768 pixels; ``read`` crops each guess from the photo (halved as often as keeps
 the crop sharp), and a second network marks the face's corners and its pips, twice: the second time
 square on to the corners the first look found (unless the first saw it square on, or took it for no tile
-or for a second outline of a face it was surer of). This module ties them together: it drops what
+or for a second outline of a face it was surer of); ``plane`` predicts the outline a tile has at a place
+from the faces read surely around it, and a face read with doubt far from that outline is looked at again
+through it. This module ties them together: it drops what
 is not a whole tile, names tiles cut off by the photo's border in a warning, keeps one reading per face,
 and checks the result against the set (each tile once, no half above ``profile.max_pips``): where two faces
 read the same tile, the less sure takes its next reading if no other face holds it, and what still cannot
@@ -39,7 +41,8 @@ from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
-from companion.vision.read import Count, FaceReading, Pyramid, count_pips, read_faces  # noqa: E402
+from companion.vision.plane import expected_outline, overlap_ratio  # noqa: E402
+from companion.vision.read import Count, FaceReading, Pyramid, count_pips, read_faces, read_outlines  # noqa: E402
 
 __all__ = ["Profile", "Reading", "TileReading", "Faces", "VisionInputError", "read_tiles", "find_faces", "assemble",
            "hard_to_read", "NO_TILE_WARNING"]
@@ -147,10 +150,40 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
         region = busy_region(coarse, source.shape[1], source.shape[0])
         fine = find_candidates(source, profile, side=min(side, max(source.shape[:2])), region=region)
         frames = [(c.centre, c.angle, c.length, c.width) for c in merged(fine, coarse)]
-    faces = read_faces(Pyramid(source), frames, profile)
+    pyramid = Pyramid(source)
+    faces = _reshaped(pyramid, [f for f in read_faces(pyramid, frames, profile) if f is not None], profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
-    faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5) for f in faces if f is not None]
+    faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5) for f in faces]
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))
+
+
+def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
+    """``faces``, each face read with doubt (not surely a whole tile, or its pips in doubt) whose outline is
+    far from the one predicted by the faces read surely around it (overlapping it less than
+    ``profile.shape_overlap``: the reader took a corner or an end from a neighbouring tile) looked at again
+    through that prediction; the new look replaces it if it is a whole tile, nearer the prediction and surer
+    of its pips."""
+    sure, doubtful = [], []
+    for k, face in enumerate(faces):
+        if face.tile_score < profile.second_look_floor:
+            continue
+        if face.tile_score < profile.tile_threshold or count_pips(face, profile).confidence < profile.doubt_below:
+            doubtful.append(k)
+        elif face.moved <= profile.square_on_px:
+            sure.append(face.corners)
+    again, expected = [], []
+    for k in doubtful:
+        outline = expected_outline(faces[k].corners, sure, profile.tile_aspect)
+        if outline is not None and overlap_ratio(faces[k].corners, outline) < profile.shape_overlap:
+            again.append(k)
+            expected.append(outline)
+    faces = list(faces)
+    for k, outline, face in zip(again, expected, read_outlines(pyramid, expected, profile)):
+        if face.tile_score >= profile.tile_threshold and \
+                overlap_ratio(face.corners, outline) > overlap_ratio(faces[k].corners, outline) and \
+                count_pips(face, profile).confidence > count_pips(faces[k], profile).confidence:
+            faces[k] = face
+    return faces
 
 
 def _cut_off(corners: np.ndarray, photo_w: int, photo_h: int, profile: Profile) -> bool:

@@ -63,6 +63,12 @@ class Profile:
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one
 
+    # a whole tile read with doubt whose outline overlaps the one the sure faces around it predict (for a tile
+    # ``tile_aspect`` times as long as wide) less than this (intersection over union) is looked at again
+    # through that prediction
+    shape_overlap: float = 0.7
+    tile_aspect: float = 2.0
+
     # --- what is kept --------------------------------------------------------------------------------------
     cut_area: float = 0.03  # a face with more of its area than this beyond the border is cut off
     cut_tolerance: float = 0.1  # a face with two corners within half this of the border (tile widths) is cut off
@@ -109,7 +115,7 @@ class Profile:
             raise ProfileError(f"profile field 'max_pips' must be 6, 9 or 12: {profile.max_pips!r}")
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor", "size_noise",
-                    "corner_peak_floor"):
+                    "corner_peak_floor", "shape_overlap"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
@@ -120,6 +126,8 @@ class Profile:
                                f"{profile.detect_side_most!r}")
         if not 1 <= profile.max_looks <= 5:
             raise ProfileError(f"profile field 'max_looks' must be 1 to 5: {profile.max_looks!r}")
+        if profile.tile_aspect < 1:
+            raise ProfileError(f"profile field 'tile_aspect' must be at least 1: {profile.tile_aspect!r}")
         if profile.size_ceiling < 1:
             raise ProfileError(f"profile field 'size_ceiling' must be at least 1: {profile.size_ceiling!r}")
         if profile.size_fit_min < 4:

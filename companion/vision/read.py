@@ -84,6 +84,21 @@ def _run(crops: list[np.ndarray], profile: Profile) -> tuple[np.ndarray, np.ndar
     return np.concatenate(maps), np.concatenate(kinds)  # (n, 5, h, w) and (n, 2): a whole tile, a logo
 
 
+def _highest(heats: np.ndarray) -> np.ndarray:
+    """Each heat map's highest peak to a fraction of a cell (the heat-weighted mean of the 5x5 cells around
+    it), in crop pixels: (n, 2)."""
+    n, h, w = heats.shape
+    i, j = np.divmod(heats.reshape(n, -1).argmax(axis=1), w)
+    di, dj = np.mgrid[-2:3, -2:3]
+    rows, cols = i[:, None, None] + di, j[:, None, None] + dj  # (n, 5, 5)
+    inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
+    weight = np.where(inside, heats[np.arange(n)[:, None, None], rows.clip(0, h - 1), cols.clip(0, w - 1)], 0.0)
+    total = np.maximum(weight.sum(axis=(1, 2)), 1e-9)
+    x = (cols * weight).sum(axis=(1, 2)) / total
+    y = (rows * weight).sum(axis=(1, 2)) / total
+    return np.column_stack([x, y]) * STRIDE + (STRIDE - 1) / 2
+
+
 def _refined(heat: np.ndarray, i: int, j: int) -> tuple[float, float]:
     """A heat peak to a fraction of a cell: the heat-weighted mean of the 5x5 cells around it (x, y in cells)."""
     h, w = heat.shape
@@ -116,16 +131,19 @@ def _corners(maps: np.ndarray, profile: Profile) -> np.ndarray:
     """The face's four corners in crop pixels, (4, 2): each corner heat map's highest peak, unless those
     four are far from a parallelogram (``profile.corner_skew``: one was taken from a neighbouring tile);
     then, of the quads with one corner at its map's next peak, the one of highest heat that is not."""
-    peaks = [_corner_peaks(heat, 3, profile.corner_peak_floor) for heat in maps[1:5]]
-    best = np.array([p[0][1] for p in peaks])
+    heats = maps[1:5]
+    best = _highest(heats)
     if _skew(best) <= profile.corner_skew:
         return best
+    peaks = [_corner_peaks(heat, 3, profile.corner_peak_floor) for heat in heats]
     chosen, most = best, -np.inf
     for k, corner in enumerate(peaks):
-        for heat, xy in corner[1:]:
+        for heat, xy in corner:
+            if np.abs(xy - best[k]).max() < STRIDE:  # the highest peak itself
+                continue
             quad = best.copy()
             quad[k] = xy
-            score = np.log(max(heat, 1e-6)) - np.log(corner[0][0])
+            score = np.log(max(heat, 1e-6)) - np.log(max(corner[0][0], 1e-6))
             if score > most and _skew(quad) <= profile.corner_skew:
                 chosen, most = quad, score
     return chosen
@@ -232,7 +250,23 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
             out[k] = FaceReading(quad, float(tile), _peaks(maps[0], profile), float(logo), moved)
         else:
             again.append((k, quad))
-    for look in range(2, profile.max_looks + 1):
+    _look_again(pyramid, again, profile, out, profile.max_looks - 1)
+    return out
+
+
+def read_outlines(pyramid: Pyramid, quads: list[np.ndarray], profile: Profile) -> list[FaceReading]:
+    """Read a face through each of ``quads`` (corners in photo pixels of ``pyramid``'s level 0): looks through
+    the outline, then through the corners found, while they still move (``profile.max_looks`` - 1 looks)."""
+    out: list[FaceReading | None] = [None] * len(quads)
+    _look_again(pyramid, list(enumerate(quads)), profile, out, max(profile.max_looks - 1, 1))
+    return out  # type: ignore[return-value]
+
+
+def _look_again(pyramid: Pyramid, again: list[tuple[int, np.ndarray]], profile: Profile,
+                out: list[FaceReading | None], looks: int) -> None:
+    """Look at each ``(k, outline)`` through the outline, and again through the corners found while they move
+    more than ``profile.square_on_px``, at most ``looks`` times; the last look is ``out[k]``."""
+    for _ in range(looks):
         if not again:
             break
         crops = [geo.quad_to_crop(q) for _, q in again]
@@ -248,4 +282,3 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
             if plausible and moved > profile.square_on_px:
                 still.append((k, corners))
         again = still
-    return out

@@ -1,0 +1,66 @@
+"""What the table's plane says of a face: the tiles of a set lie on one plane and share one shape, so the
+faces read surely around a place tell what outline a tile has there, whichever way it lies.
+
+Entry points: ``expected_outline(quad, sure, aspect) -> (4, 2) corners`` and ``overlap_ratio(a, b)``.
+Conventions as in ``companion.vision``.
+
+Near a place the camera's view of the plane is close to an affine map. A face read surely gives that map
+up to a turn of the tile: its two sides are the images of the tile's length and width. A tile turned by
+any angle has sides that are the same map applied to the turned length and width; the face's own axis in
+the photo fixes the angle. The size varies with depth: the map is scaled by the plane of sizes fitted to
+the sure faces (the root of a face's area is nearly affine in its place).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from companion.vision import geometry as geo
+
+NEIGHBOURS = 3  # sure faces nearest a face, whose predictions are averaged
+
+
+def overlap_ratio(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex outlines."""
+    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    union = cv2.contourArea(a32) + cv2.contourArea(b32) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def _sides(quad: np.ndarray) -> np.ndarray:
+    """A face's length and width as the columns of a 2x2 matrix (photo pixels)."""
+    q = np.asarray(quad, np.float64)
+    return np.column_stack([(q[2] + q[3] - q[0] - q[1]) / 2, (q[1] - q[0] + q[2] - q[3]) / 2])
+
+
+def expected_outline(quad: np.ndarray, sure: list[np.ndarray], aspect: float) -> np.ndarray | None:
+    """The outline a tile of length ``aspect`` times its width has at ``quad``'s centre, lying along
+    ``quad``'s axis, as the faces in ``sure`` (at least two, read surely) predict; None with fewer."""
+    if len(sure) < 2:
+        return None
+    centre = geo.centre_of(quad)
+    _, angle, _, _ = geo.frame_of(quad)
+    axis = np.array([np.cos(angle), np.sin(angle)])
+    centres = np.array([geo.centre_of(q) for q in sure])
+    scale = np.ones(len(sure))
+    if len(sure) >= 3:  # sizes follow depth: the plane of sizes, as in the size check
+        places = np.column_stack([centres, np.ones(len(sure))])
+        sizes = np.sqrt([cv2.contourArea(np.asarray(q, np.float32)) for q in sure])
+        plane, *_ = np.linalg.lstsq(places, sizes, rcond=None)
+        here, there = float(np.append(centre, 1.0) @ plane), places @ plane
+        if here > 0 and np.all(there > 0):
+            scale = here / there
+    outlines = []
+    for k in np.argsort(np.linalg.norm(centres - centre, axis=1))[:NEIGHBOURS]:
+        sides = _sides(sure[k]) * scale[k]
+        if abs(np.linalg.det(sides)) < 1e-6:
+            continue
+        a, b = np.linalg.solve(sides, axis)  # the axis in the sure tile's frame (its length, its width)
+        turn = np.arctan2(b, aspect * a)  # the tile's turn against the sure tile, on the table
+        length = sides @ [np.cos(turn), aspect * np.sin(turn)]
+        width = sides @ [-np.sin(turn) / aspect, np.cos(turn)]
+        outlines.append(np.array([centre - length / 2 + width / 2, centre - length / 2 - width / 2,
+                                  centre + length / 2 - width / 2, centre + length / 2 + width / 2]))
+    return geo.clockwise(np.mean(outlines, axis=0)) if outlines else None

@@ -244,6 +244,9 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int,
         count = count_pips(face, profile)
         if profile.logo and count.pips == (0, 0) and face.logo_score < profile.logo_threshold:
             continue  # this set's double-blank carries its logo: a plain blank face is a plank or a slab
+        if sum(count.pips) <= 1 and face.tile_score < profile.bare_tile_threshold and \
+                not (profile.logo and count.pips == (0, 0)):
+            continue  # little on it shows it is a tile: a plank with a knot reads 1-0
         if _cut_off(corners, photo_w, photo_h, profile):
             cut.append(corners)
             continue

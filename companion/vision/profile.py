@@ -46,6 +46,7 @@ class Profile:
 
     # --- reading tiles (read.py) -----------------------------------------------------------------------
     tile_threshold: float = 0.8  # the reader's belief that a crop is one whole tile, at least
+    bare_tile_threshold: float = 0.95  # ... for a face with at most one pip (not the logo), which shows little else
     pip_threshold: float = 0.5  # a pip's heat, at least
     pip_floor: float = 0.05  # peaks weaker than this are not even doubts
     logo_threshold: float = 0.5  # the reader's belief that a face is the logo tile, at least (with ``logo``)
@@ -115,7 +116,7 @@ class Profile:
             raise ProfileError(f"profile field 'max_pips' must be 6, 9 or 12: {profile.max_pips!r}")
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor", "size_noise",
-                    "corner_peak_floor", "shape_overlap"):
+                    "corner_peak_floor", "shape_overlap", "bare_tile_threshold"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

@@ -96,7 +96,8 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"size_noise": -0.1}, "size_noise"), ({"size_fit_min": 3}, "size_fit_min"),
                                          ({"max_looks": 0}, "max_looks"), ({"corner_skew": -0.1}, "corner_skew"),
                                          ({"corner_peak_floor": 1.5}, "corner_peak_floor"),
-                                         ({"shape_overlap": 1.2}, "shape_overlap"), ({"tile_aspect": 0.5}, "tile_aspect")])
+                                         ({"shape_overlap": 1.2}, "shape_overlap"), ({"tile_aspect": 0.5}, "tile_aspect"),
+                                         ({"bare_tile_threshold": 2.0}, "bare_tile_threshold")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):
         Profile.from_dict(data)

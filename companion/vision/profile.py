@@ -64,9 +64,9 @@ class Profile:
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one
 
-    # a whole tile read with doubt whose outline overlaps the one the sure faces around it predict (for a tile
-    # ``tile_aspect`` times as long as wide) less than this (intersection over union) is looked at again
-    # through that prediction
+    # a face read with doubt (not surely a whole tile, or its pips in doubt) whose outline overlaps the one the
+    # sure faces around it predict (for a tile ``tile_aspect`` times as long as wide) less than this
+    # (intersection over union) is looked at again through that prediction
     shape_overlap: float = 0.7
     tile_aspect: float = 2.0
 

@@ -2,10 +2,12 @@
 
 Entry points: ``read_faces(pyramid, frames, profile) -> list[FaceReading | None]``, one per frame (a
 candidate's centre, axis, length and width in the photo's pixels; None for a second outline of a face),
-and ``count_pips(face, profile) -> Count``. The first look crops the frame as the detector gave it; the
+``read_outlines(pyramid, quads, profile)`` (a face looked at through a given outline) and
+``count_pips(face, profile) -> Count``. The first look crops the frame as the detector gave it; the
 reader marks the face's four corners and the pips. The second look crops exactly those corners (a
 homography, so a face seen at a slant is read square on) and the reader marks them again: its pips are
-counted there, each half on its side of the crop's middle, and its corners are the face's outline. It also
+counted there, each half on its side of the crop's middle, and its corners are the face's outline. The four
+corners are chosen to make a tile's shape (nearly a parallelogram, even at a slant). It also
 says whether the face is a double-blank carrying a logo (the set's profile says whether it has one).
 
 A pip is a local peak of the reader's pip heat of at least ``profile.pip_threshold``; a half is doubtful
@@ -130,7 +132,7 @@ def _skew(quad: np.ndarray) -> float:
 def _corners(maps: np.ndarray, profile: Profile) -> np.ndarray:
     """The face's four corners in crop pixels, (4, 2): each corner heat map's highest peak, unless those
     four are far from a parallelogram (``profile.corner_skew``: one was taken from a neighbouring tile);
-    then, of the quads with one corner at its map's next peak, the one of highest heat that is not."""
+    then, of the quads with one corner moved to another peak of its map, the one of highest heat that is not."""
     heats = maps[1:5]
     best = _highest(heats)
     if _skew(best) <= profile.corner_skew:

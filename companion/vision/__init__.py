@@ -209,6 +209,10 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         faces = [f for f in found.faces if not any(f is large for large in too_large)]
         kept, cut = _one_per_face(faces, photo_w, photo_h, profile)
         kept, _ = _sized_like_tiles(kept, profile)
+    if profile.logo:  # the set has one logo tile: other faces taken for it are printed marks (a score card)
+        logos = [fc for fc in kept if fc[1].pips == (0, 0)]
+        surest = max(logos, key=lambda fc: fc[0].logo_score * fc[0].tile_score, default=None)
+        kept = [fc for fc in kept if fc[1].pips != (0, 0) or fc is surest]
 
     warnings = []
     for corners in cut:

@@ -1,4 +1,4 @@
-"""A face with at most one pip shows little that makes it a tile: the reader must be surer it is one."""
+"""Faces that show little that makes them a tile: a face with at most one pip, a second logo tile."""
 
 from __future__ import annotations
 
@@ -19,3 +19,14 @@ def test_a_one_pip_face_needs_a_surer_tile_score_than_others():
     assert read == {(2, 0), (0, 1), (0, 0)}
     loose = {t.pips for t in assemble(Faces(faces, 1100, 600), Profile(bare_tile_threshold=0.8)).tiles}
     assert loose == {(1, 0), (2, 0), (0, 1), (0, 0)}
+
+
+def test_of_faces_taken_for_the_logo_tile_only_the_surest_is_kept():
+    # the set has one logo tile: a score card's words, read as a second logo, are no tile
+    faces = [_face(150, (0, 0), 0.97, logo=0.7), _face(400, (0, 0), 0.99, logo=0.95), _face(650, (3, 2), 0.99)]
+    read = assemble(Faces(faces, 1100, 600), Profile()).tiles
+    assert sorted(t.pips for t in read) == [(0, 0), (3, 2)]
+    assert [t for t in read if t.pips == (0, 0)][0].corners[:, 0].mean() > 300  # the surer logo, at x=400
+    # a set without a logo keeps every plain double-blank (and warns of the same tile twice)
+    plain = assemble(Faces(faces, 1100, 600), Profile(logo=False))
+    assert sorted(t.pips for t in plain.tiles) == [(0, 0), (0, 0), (3, 2)] and plain.warnings

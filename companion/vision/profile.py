@@ -67,7 +67,7 @@ class Profile:
     # a face read with doubt (not surely a whole tile, or its pips in doubt) whose outline overlaps the one the
     # sure faces around it predict (for a tile ``tile_aspect`` times as long as wide) less than this
     # (intersection over union) is looked at again through that prediction
-    shape_overlap: float = 0.7
+    shape_overlap: float = 0.95
     tile_aspect: float = 2.0
 
     # --- what is kept --------------------------------------------------------------------------------------

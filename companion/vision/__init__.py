@@ -41,7 +41,7 @@ from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
-from companion.vision.plane import expected_outline, overlap_ratio  # noqa: E402
+from companion.vision.plane import expected_outline  # noqa: E402
 from companion.vision.read import Count, FaceReading, Pyramid, count_pips, read_faces, read_outlines  # noqa: E402
 
 __all__ = ["Profile", "Reading", "TileReading", "Faces", "VisionInputError", "read_tiles", "find_faces", "assemble",
@@ -174,13 +174,13 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     again, expected = [], []
     for k in doubtful:
         outline = expected_outline(faces[k].corners, sure, profile.tile_aspect)
-        if outline is not None and overlap_ratio(faces[k].corners, outline) < profile.shape_overlap:
+        if outline is not None and geo.iou(faces[k].corners, outline) < profile.shape_overlap:
             again.append(k)
             expected.append(outline)
     faces = list(faces)
     for k, outline, face in zip(again, expected, read_outlines(pyramid, expected, profile)):
         if face.tile_score >= profile.tile_threshold and \
-                overlap_ratio(face.corners, outline) > overlap_ratio(faces[k].corners, outline) and \
+                geo.iou(face.corners, outline) > geo.iou(faces[k].corners, outline) and \
                 count_pips(face, profile).confidence > count_pips(faces[k], profile).confidence:
             faces[k] = face
     return faces

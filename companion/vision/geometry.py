@@ -121,6 +121,14 @@ def overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(area) / smaller if smaller > 0 else 0.0
 
 
+def iou(a: np.ndarray, b: np.ndarray) -> float:
+    """Area shared by two convex outlines, as a fraction of the area they cover together."""
+    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    union = cv2.contourArea(a32) + cv2.contourArea(b32) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
 def scaled(matrix: np.ndarray, factor: float) -> np.ndarray:
     """A photo-to-crop matrix for the photo scaled by ``factor`` (a pyramid level: 0.5, 0.25, ...), pixel
     centres kept in place as a reduction by area does."""

@@ -1,7 +1,7 @@
 """What the table's plane says of a face: the tiles of a set lie on one plane and share one shape, so the
 faces read surely around a place tell what outline a tile has there, whichever way it lies.
 
-Entry points: ``expected_outline(quad, sure, aspect) -> (4, 2) corners`` and ``overlap_ratio(a, b)``.
+Entry point: ``expected_outline(quad, sure, aspect) -> (4, 2) corners``.
 Conventions as in ``companion.vision``.
 
 Near a place the camera's view of the plane is close to an affine map. A face read surely gives that map
@@ -19,14 +19,6 @@ import numpy as np
 from companion.vision import geometry as geo
 
 NEIGHBOURS = 3  # sure faces nearest a face, whose predictions are averaged
-
-
-def overlap_ratio(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over union of two convex outlines."""
-    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    inter, _ = cv2.intersectConvexConvex(a32, b32)
-    union = cv2.contourArea(a32) + cv2.contourArea(b32) - inter
-    return float(inter / union) if union > 0 else 0.0
 
 
 def _sides(quad: np.ndarray) -> np.ndarray:

@@ -68,3 +68,10 @@ def test_outside_the_photo_the_crop_is_grey():
     img = np.zeros((50, 50, 3), np.uint8)
     crop = geo.warp_crop(img, geo.frame_to_crop((-500.0, -500.0), 0.0, 96.0, 48.0))
     assert (crop == 127).all()
+
+
+def test_iou_is_shared_area_over_covered_area():
+    square = np.array([[0.0, 0.0], [10.0, 0.0], [10.0, 10.0], [0.0, 10.0]])
+    assert geo.iou(square, square) == pytest.approx(1.0)
+    assert geo.iou(square, square + [5.0, 0.0]) == pytest.approx(1 / 3)
+    assert geo.iou(square, square + [20.0, 0.0]) == 0.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision import geometry as geo
-from companion.vision.plane import expected_outline, overlap_ratio
+from companion.vision.plane import expected_outline
 
 # a camera looking at the table at a slant: a homography from the table (cm) to the photo (pixels)
 VIEW = np.array([[9.0, 1.5, 400.0], [0.5, 5.0, 300.0], [0.0, 0.004, 1.0]])
@@ -26,7 +26,7 @@ SURE = [_seen(0, 0, 10), _seen(30, 5, 80), _seen(-25, 30, -30), _seen(10, 45, 45
 def test_a_tile_turned_any_way_is_predicted_from_tiles_turned_others():
     for x, y, turn in [(15, 20, 60), (-10, 10, 135), (25, 30, -15)]:
         truth = _seen(x, y, turn)
-        assert overlap_ratio(expected_outline(truth, SURE, 2.0), truth) > 0.9
+        assert geo.iou(expected_outline(truth, SURE, 2.0), truth) > 0.9
 
 
 def test_an_outline_with_an_end_on_the_next_tile_is_told_from_the_tile():
@@ -35,7 +35,7 @@ def test_an_outline_with_an_end_on_the_next_tile_is_told_from_the_tile():
     wrong = truth.copy()
     wrong[2:] += (truth[2] - truth[1]) / 2
     outline = expected_outline(wrong, SURE, 2.0)
-    assert overlap_ratio(wrong, outline) < 0.7 < overlap_ratio(truth, expected_outline(truth, SURE, 2.0))
+    assert geo.iou(wrong, outline) < 0.7 < geo.iou(truth, expected_outline(truth, SURE, 2.0))
 
 
 def test_no_prediction_without_two_sure_faces():

@@ -158,11 +158,13 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
 
 
 def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
-    """``faces``, each face read with doubt (not surely a whole tile, or its pips in doubt) whose outline is
-    far from the one predicted by the faces read surely around it (overlapping it less than
-    ``profile.shape_overlap``: the reader took a corner or an end from a neighbouring tile) looked at again
-    through that prediction; the new look replaces it if it is a whole tile, nearer the prediction and surer
-    of its pips."""
+    """``faces``, each face read with doubt (not surely a whole tile, or its pips in doubt) looked at again
+    through the outline the faces read surely around it predict there, if its own is far from it (overlapping
+    it less than ``profile.shape_overlap``: the reader took a corner or an end from a neighbouring tile), and
+    through that outline moved along the tile and across it (the reader took an outline across two tiles).
+    A new look replaces the face if it is a whole tile, surer of its pips, has settled (its corners moved
+    at most ``profile.settled_px`` in its last look), lies on no other whole tile read, and fits the
+    prediction at its own place better (intersection over union; a moved look by ``profile.fit_margin``)."""
     sure, doubtful = [], []
     for k, face in enumerate(faces):
         if face.tile_score < profile.second_look_floor:
@@ -171,19 +173,47 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
             doubtful.append(k)
         elif face.moved <= profile.square_on_px:
             sure.append(face.corners)
-    again, expected = [], []
+    looks: list[tuple[int, np.ndarray, float]] = []  # (face, outline to look through, fit margin)
     for k in doubtful:
         outline = expected_outline(faces[k].corners, sure, profile.tile_aspect)
-        if outline is not None and geo.iou(faces[k].corners, outline) < profile.shape_overlap:
-            again.append(k)
-            expected.append(outline)
+        if outline is None:
+            continue
+        if geo.iou(faces[k].corners, outline) < profile.shape_overlap:
+            looks.append((k, outline, 0.0))
+        looks.extend((k, moved, profile.fit_margin) for moved in _moved(outline, profile))
+
+    def fit(face: FaceReading) -> float:
+        return geo.iou(face.corners, expected_outline(face.corners, sure, profile.tile_aspect))
+
+    best = {k: (faces[k], fit(faces[k])) for k, _, _ in looks}
+    for (k, _, margin), face in zip(looks, read_outlines(pyramid, [outline for _, outline, _ in looks], profile)):
+        held, held_fit = best[k]
+        if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
+                count_pips(face, profile).confidence <= count_pips(held, profile).confidence:
+            continue
+        face_fit = fit(face)
+        if face_fit > held_fit + margin and not _on_another(face, k, faces, profile):
+            best[k] = (face, face_fit)
     faces = list(faces)
-    for k, outline, face in zip(again, expected, read_outlines(pyramid, expected, profile)):
-        if face.tile_score >= profile.tile_threshold and \
-                geo.iou(face.corners, outline) > geo.iou(faces[k].corners, outline) and \
-                count_pips(face, profile).confidence > count_pips(faces[k], profile).confidence:
-            faces[k] = face
+    for k, (face, _) in best.items():
+        faces[k] = face
     return faces
+
+
+def _moved(outline: np.ndarray, profile: Profile) -> list[np.ndarray]:
+    """``outline`` moved each way along its tile and across it (``profile.shift_along``, ``shift_across``)."""
+    q = np.asarray(outline, np.float64)
+    along = (q[2] + q[3] - q[0] - q[1]) / 2
+    across = (q[1] - q[0] + q[2] - q[3]) / 2
+    steps = [s * along for s in (profile.shift_along, -profile.shift_along) if s] + \
+            [s * across for s in (profile.shift_across, -profile.shift_across) if s]
+    return [q + step for step in steps]
+
+
+def _on_another(face: FaceReading, k: int, faces: list[FaceReading], profile: Profile) -> bool:
+    """Whether ``face`` (a new look at ``faces[k]``) lies on another face read as a whole tile."""
+    return any(j != k and other.tile_score >= profile.tile_threshold and
+               geo.overlap(face.corners, other.corners) > profile.same_face_overlap for j, other in enumerate(faces))
 
 
 def _cut_off(corners: np.ndarray, photo_w: int, photo_h: int, profile: Profile) -> bool:

@@ -66,9 +66,17 @@ class Profile:
 
     # a face read with doubt (not surely a whole tile, or its pips in doubt) whose outline overlaps the one the
     # sure faces around it predict (for a tile ``tile_aspect`` times as long as wide) less than this
-    # (intersection over union) is looked at again through that prediction
+    # (intersection over union) is looked at again through that prediction ...
     shape_overlap: float = 0.95
     tile_aspect: float = 2.0
+    # ... and every such face through the prediction moved each way along the tile by this share of its length
+    # and across it by this share of its width (the reader took an outline across two tiles)
+    shift_along: float = 0.25
+    shift_across: float = 0.5
+    # a new look replaces the face if (among other things) its corners moved at most ``settled_px`` in its last
+    # look (crop pixels) and it fits the prediction at its place better (IoU; a moved look by ``fit_margin``)
+    fit_margin: float = 0.1
+    settled_px: float = 10.0
 
     # --- what is kept --------------------------------------------------------------------------------------
     cut_area: float = 0.03  # a face with more of its area than this beyond the border is cut off
@@ -116,7 +124,8 @@ class Profile:
             raise ProfileError(f"profile field 'max_pips' must be 6, 9 or 12: {profile.max_pips!r}")
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor", "size_noise",
-                    "corner_peak_floor", "shape_overlap", "bare_tile_threshold"):
+                    "corner_peak_floor", "shape_overlap", "bare_tile_threshold", "shift_along", "shift_across",
+                    "fit_margin"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
@@ -127,6 +136,8 @@ class Profile:
                                f"{profile.detect_side_most!r}")
         if not 1 <= profile.max_looks <= 5:
             raise ProfileError(f"profile field 'max_looks' must be 1 to 5: {profile.max_looks!r}")
+        if profile.settled_px < 0:
+            raise ProfileError(f"profile field 'settled_px' must not be negative: {profile.settled_px!r}")
         if profile.tile_aspect < 1:
             raise ProfileError(f"profile field 'tile_aspect' must be at least 1: {profile.tile_aspect!r}")
         if profile.size_ceiling < 1:

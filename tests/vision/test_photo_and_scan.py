@@ -97,7 +97,9 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"max_looks": 0}, "max_looks"), ({"corner_skew": -0.1}, "corner_skew"),
                                          ({"corner_peak_floor": 1.5}, "corner_peak_floor"),
                                          ({"shape_overlap": 1.2}, "shape_overlap"), ({"tile_aspect": 0.5}, "tile_aspect"),
-                                         ({"bare_tile_threshold": 2.0}, "bare_tile_threshold")])
+                                         ({"bare_tile_threshold": 2.0}, "bare_tile_threshold"),
+                                         ({"shift_along": -0.25}, "shift_along"), ({"fit_margin": 1.5}, "fit_margin"),
+                                         ({"settled_px": -1}, "settled_px")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):
         Profile.from_dict(data)

@@ -1,0 +1,85 @@
+"""A face read with doubt is looked at again where the table's plane says a tile lies: through the outline
+predicted at its place, and moved along and across the tile (an outline across two tiles)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import companion.vision as vision
+from companion.vision import Profile
+from companion.vision import geometry as geo
+from companion.vision.read import FaceReading, Peak
+
+LENGTH, WIDTH = 160.0, 80.0
+
+
+def _sure(quad: np.ndarray, pips: tuple[int, int], moved: float = 0.5) -> FaceReading:
+    halves = tuple(tuple([Peak(0.97, 0.25)] * n) for n in pips)
+    return FaceReading(quad, 0.99, halves, 0.0, moved)
+
+
+def _tile(x: float, y: float) -> np.ndarray:
+    return geo.quad_of((x, y), 0.0, LENGTH, WIDTH)
+
+
+TABLE = [_tile(200, 100), _tile(500, 100), _tile(800, 100), _tile(300, 300)]  # read surely
+MISSED = _tile(460, 300)  # end to end with the last, and never read by itself (a 4-5)
+
+
+def _across_two() -> FaceReading:
+    """The reader's outline across the end of the 300 tile and most of the 460 one, one corner off: a pip of
+    each, counted with doubt."""
+    quad = _tile(420, 300)
+    quad[2] += (8.0, -14.0)
+    halves = ((Peak(0.97, 0.25), Peak(0.6, 0.3)), (Peak(0.97, 0.25),))
+    return FaceReading(quad, 0.95, halves, 0.0, 1.0)
+
+
+def _reader(moved: float = 1.0):
+    """A reader that finds a tile from an outline near it (centre within a fifth of a length) and otherwise
+    reads the outline it was given across two tiles, unsure."""
+    tiles = TABLE + [MISSED]
+
+    def read_outlines(pyramid, quads, profile):
+        out = []
+        for q in quads:
+            near = min(tiles, key=lambda t: np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)))
+            if np.linalg.norm(geo.centre_of(near) - geo.centre_of(q)) < 0.2 * LENGTH:
+                out.append(_sure(near, (4, 5) if near is MISSED else (1, 1), moved))
+            else:
+                out.append(FaceReading(q, 0.9, ((Peak(0.6, 0.3),), ()), 0.0, moved))
+        return out
+
+    return read_outlines
+
+
+def _faces() -> list[FaceReading]:
+    return [_sure(q, (1, 1)) for q in TABLE] + [_across_two()]
+
+
+def _count(face: FaceReading) -> tuple[int, int]:
+    return vision.count_pips(face, Profile()).pips
+
+
+def test_an_outline_across_two_tiles_moves_onto_the_tile_not_read(monkeypatch):
+    monkeypatch.setattr(vision, "read_outlines", _reader())
+    faces = vision._reshaped(None, _faces(), Profile())
+    assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
+    assert all(np.allclose(f.corners, q) for f, q in zip(faces, TABLE))  # the sure faces stay
+    # without moved looks nothing nearer a tile is found: the doubtful face stays
+    kept = vision._reshaped(None, _faces(), Profile(shift_along=0.0, shift_across=0.0))[-1]
+    assert np.allclose(kept.corners, _across_two().corners)
+
+
+def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
+    monkeypatch.setattr(vision, "read_outlines", _reader())
+    faces = _faces()
+    faces.insert(-1, _sure(MISSED, (4, 5)))
+    assert np.allclose(vision._reshaped(None, faces, Profile())[-1].corners, _across_two().corners)
+
+
+@pytest.mark.parametrize("profile", [Profile(settled_px=0.5), Profile(fit_margin=0.5)])
+def test_a_look_that_has_not_settled_or_fits_no_better_is_refused(monkeypatch, profile):
+    monkeypatch.setattr(vision, "read_outlines", _reader(moved=1.0))
+    assert np.allclose(vision._reshaped(None, _faces(), profile)[-1].corners, _across_two().corners)

@@ -41,7 +41,7 @@ from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
-from companion.vision.plane import expected_outline  # noqa: E402
+from companion.vision.plane import expected_outline, gaps  # noqa: E402
 from companion.vision.read import Count, FaceReading, Pyramid, count_pips, read_faces, read_outlines  # noqa: E402
 
 __all__ = ["Profile", "Reading", "TileReading", "Faces", "VisionInputError", "read_tiles", "find_faces", "assemble",
@@ -152,6 +152,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
         frames = [(c.centre, c.angle, c.length, c.width) for c in merged(fine, coarse)]
     pyramid = Pyramid(source)
     faces = _reshaped(pyramid, [f for f in read_faces(pyramid, frames, profile) if f is not None], profile)
+    faces = _filled(pyramid, faces, profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
     faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5) for f in faces]
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))
@@ -161,8 +162,8 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     """``faces``, each face read with doubt (not surely a whole tile, or its pips in doubt) looked at again
     through the outline the faces read surely around it predict there, if its own is far from it (overlapping
     it less than ``profile.shape_overlap``: the reader took a corner or an end from a neighbouring tile), and
-    through that outline moved along the tile and across it (the reader took an outline across two tiles).
-    A new look replaces the face if it is a whole tile, surer of its pips, has settled (its corners moved
+    through that outline moved along the tile and across it (the reader took an outline across two tiles),
+    and turned across the face and so moved along (it took half a tile for a whole one). A new look replaces the face if it is a whole tile, surer of its pips, has settled (its corners moved
     at most ``profile.settled_px`` in its last look), lies on no other whole tile read, and fits the
     prediction at its own place better (intersection over union; a moved look by ``profile.fit_margin``)."""
     sure, doubtful = [], []
@@ -180,7 +181,11 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
             continue
         if geo.iou(faces[k].corners, outline) < profile.shape_overlap:
             looks.append((k, outline, 0.0))
-        looks.extend((k, moved, profile.fit_margin) for moved in _moved(outline, profile))
+        looks.extend((k, moved, profile.fit_margin) for moved in _moved(outline, profile.shift_along,
+                                                                          profile.shift_across))
+        # half a tile read as a whole one: the tile lies across the face read
+        turned = expected_outline(np.roll(faces[k].corners, -1, axis=0), sure, profile.tile_aspect)
+        looks.extend((k, moved, profile.fit_margin) for moved in [turned, *_moved(turned, profile.shift_along, 0.0)])
 
     def fit(face: FaceReading) -> float:
         return geo.iou(face.corners, expected_outline(face.corners, sure, profile.tile_aspect))
@@ -200,13 +205,35 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     return faces
 
 
-def _moved(outline: np.ndarray, profile: Profile) -> list[np.ndarray]:
-    """``outline`` moved each way along its tile and across it (``profile.shift_along``, ``shift_across``)."""
+def _filled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
+    """``faces`` and the tiles found in the gaps of rows: between two whole tiles end to end or side by side
+    with room for one or two more (``plane.gaps``), where no whole tile was read, a look through the outline
+    the two predict; a look that is a whole tile, settled, and of a tile's shape there (its fit to the
+    plane's prediction at least ``profile.gap_fit``) is a face the detector missed."""
+    if not profile.gap_most:
+        return faces
+    whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
+    sure = [f.corners for f in faces if f.tile_score >= profile.tile_threshold and f.moved <= profile.square_on_px
+            and count_pips(f, profile).confidence >= profile.doubt_below]  # as in _reshaped
+    places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg))
+    found = list(faces)
+    for face in read_outlines(pyramid, places, profile) if places else []:
+        if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
+                _on_another(face, -1, found, profile):
+            continue
+        outline = expected_outline(face.corners, sure, profile.tile_aspect)
+        if outline is not None and geo.iou(face.corners, outline) >= profile.gap_fit:
+            found.append(face)
+    return found
+
+
+def _moved(outline: np.ndarray, along: float, across: float) -> list[np.ndarray]:
+    """``outline`` moved each way along its tile by ``along`` of its length and across it by ``across`` of its
+    width (none for 0)."""
     q = np.asarray(outline, np.float64)
-    along = (q[2] + q[3] - q[0] - q[1]) / 2
-    across = (q[1] - q[0] + q[2] - q[3]) / 2
-    steps = [s * along for s in (profile.shift_along, -profile.shift_along) if s] + \
-            [s * across for s in (profile.shift_across, -profile.shift_across) if s]
+    length = (q[2] + q[3] - q[0] - q[1]) / 2
+    width = (q[1] - q[0] + q[2] - q[3]) / 2
+    steps = [s * length for s in (along, -along) if s] + [s * width for s in (across, -across) if s]
     return [q + step for step in steps]
 
 

@@ -1,7 +1,8 @@
 """What the table's plane says of a face: the tiles of a set lie on one plane and share one shape, so the
 faces read surely around a place tell what outline a tile has there, whichever way it lies.
 
-Entry point: ``expected_outline(quad, sure, aspect) -> (4, 2) corners``.
+Entry points: ``expected_outline(quad, sure, aspect) -> (4, 2) corners`` and ``gaps(quads, ...)``, the
+places between two tiles in a row where one or two more would fit.
 Conventions as in ``companion.vision``.
 
 Near a place the camera's view of the plane is close to an affine map. A face read surely gives that map
@@ -56,3 +57,45 @@ def expected_outline(quad: np.ndarray, sure: list[np.ndarray], aspect: float) ->
         outlines.append(np.array([centre - length / 2 + width / 2, centre - length / 2 - width / 2,
                                   centre + length / 2 - width / 2, centre + length / 2 + width / 2]))
     return geo.clockwise(np.mean(outlines, axis=0)) if outlines else None
+
+
+def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float) -> list[np.ndarray]:
+    """Outlines between two faces of ``quads`` that lie in a row, end to end or side by side, with room for
+    one to ``most`` tiles between them: where the gap is that many tiles long, give or take ``slack`` (a share
+    of a tile), and the two axes are within ``turn_limit`` (radians). The outlines are spaced evenly from
+    one face to the other and change shape as they go (so the perspective's change of size is followed);
+    each is given once, and only where no face of ``quads`` lies."""
+    out: list[np.ndarray] = []
+    sides = [_sides(q) for q in quads]
+    centres = [geo.centre_of(q) for q in quads]
+    for i in range(len(quads)):
+        for j in range(i + 1, len(quads)):
+            a, b = sides[i], sides[j].copy()
+            if a[:, 0] @ b[:, 0] < 0:  # the same way round
+                b = -b
+            cos = a[:, 0] @ b[:, 0] / max(np.linalg.norm(a[:, 0]) * np.linalg.norm(b[:, 0]), 1e-9)
+            if cos < np.cos(turn_limit):
+                continue
+            mean = (a + b) / 2
+            if abs(np.linalg.det(mean)) < 1e-6:
+                continue
+            step = np.linalg.solve(mean, centres[j] - centres[i])  # in tile lengths and widths
+            along, across = np.abs(step)
+            row = along if across < slack else across if along < slack else 0.0  # end to end, side by side
+            count = round(row) - 1
+            if not 1 <= count <= most or abs(row - round(row)) > slack:
+                continue
+            for k in range(1, count + 1):
+                t = k / (count + 1)
+                centre = centres[i] + t * (centres[j] - centres[i])
+                shape = (1 - t) * a + t * b
+                length, width = shape[:, 0], shape[:, 1]
+                out.append(np.array([centre - length / 2 + width / 2, centre - length / 2 - width / 2,
+                                     centre + length / 2 - width / 2, centre + length / 2 + width / 2]))
+    free: list[np.ndarray] = []
+    for q in out:
+        centre = geo.centre_of(q)
+        if not any(cv2.pointPolygonTest(np.asarray(p, np.float32), (float(centre[0]), float(centre[1])), False) > 0
+                   for p in list(quads) + free):
+            free.append(geo.clockwise(q))
+    return free

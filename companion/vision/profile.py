@@ -70,9 +70,18 @@ class Profile:
     shape_overlap: float = 0.95
     tile_aspect: float = 2.0
     # ... and every such face through the prediction moved each way along the tile by this share of its length
-    # and across it by this share of its width (the reader took an outline across two tiles)
+    # and across it by this share of its width (the reader took an outline across two tiles), and through the
+    # prediction turned across the face, and so moved along (it read half a tile as a whole one)
     shift_along: float = 0.25
     shift_across: float = 0.5
+    # between two whole tiles in a row (end to end or side by side, axes within ``gap_turn_deg``) with room for
+    # 1 to ``gap_most`` tiles (give or take ``gap_slack`` of a tile) and no tile read there, a look through the
+    # outline they predict; a whole tile found there whose fit to the plane's prediction is at least ``gap_fit``
+    # is kept (0 looks in no gap)
+    gap_most: int = 2
+    gap_slack: float = 0.3
+    gap_turn_deg: float = 15.0
+    gap_fit: float = 0.8
     # a new look replaces the face if (among other things) its corners moved at most ``settled_px`` in its last
     # look (crop pixels) and it fits the prediction at its place better (IoU; a moved look by ``fit_margin``)
     fit_margin: float = 0.1
@@ -125,7 +134,7 @@ class Profile:
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor", "size_noise",
                     "corner_peak_floor", "shape_overlap", "bare_tile_threshold", "shift_along", "shift_across",
-                    "fit_margin"):
+                    "fit_margin", "gap_fit"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
@@ -136,6 +145,10 @@ class Profile:
                                f"{profile.detect_side_most!r}")
         if not 1 <= profile.max_looks <= 5:
             raise ProfileError(f"profile field 'max_looks' must be 1 to 5: {profile.max_looks!r}")
+        if profile.gap_most < 0 or not 0 <= profile.gap_slack < 0.5 or not 0 <= profile.gap_turn_deg <= 90:
+            raise ProfileError("profile fields 'gap_most', 'gap_slack' and 'gap_turn_deg' must be at least 0, "
+                               f"below 0.5 and at most 90: {profile.gap_most!r}, {profile.gap_slack!r}, "
+                               f"{profile.gap_turn_deg!r}")
         if profile.settled_px < 0:
             raise ProfileError(f"profile field 'settled_px' must not be negative: {profile.settled_px!r}")
         if profile.tile_aspect < 1:

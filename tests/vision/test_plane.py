@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision import geometry as geo
-from companion.vision.plane import expected_outline
+from companion.vision.plane import expected_outline, gaps
 
 # a camera looking at the table at a slant: a homography from the table (cm) to the photo (pixels)
 VIEW = np.array([[9.0, 1.5, 400.0], [0.5, 5.0, 300.0], [0.0, 0.004, 1.0]])
@@ -40,3 +40,26 @@ def test_an_outline_with_an_end_on_the_next_tile_is_told_from_the_tile():
 
 def test_no_prediction_without_two_sure_faces():
     assert expected_outline(_seen(15, 20, 60), SURE[:1], 2.0) is None
+
+
+def _match(found: list[np.ndarray], truth: list[np.ndarray]) -> bool:
+    return len(found) == len(truth) and all(max(geo.iou(f, t) for f in found) > 0.85 for t in truth)
+
+
+def test_the_gap_of_a_row_end_to_end_holds_the_tiles_missing_from_it():
+    t = np.radians(5)
+    row = [_seen(d * np.cos(t), 10 + d * np.sin(t), 5) for d in (-20, 0, 20, 40)]  # tiles 20 long, end to end
+    assert _match(gaps([row[0], row[3]], 2, 0.3, np.radians(15)), [row[1], row[2]])
+    assert _match(gaps([row[0], row[2], row[3]], 2, 0.3, np.radians(15)), [row[1]])
+    assert gaps(row, 2, 0.3, np.radians(15)) == []  # a whole row has no gap
+
+
+def test_the_gap_of_a_row_side_by_side_holds_the_tile_missing_from_it():
+    row = [_seen(0, y, 0) for y in (0, 10, 20)]  # tiles 10 wide, side by side
+    assert _match(gaps([row[0], row[2]], 2, 0.3, np.radians(15)), [row[1]])
+
+
+def test_no_gap_between_tiles_turned_apart_or_not_a_whole_tile_apart():
+    assert gaps([_seen(0, 0, 0), _seen(40, 0, 30)], 2, 0.3, np.radians(15)) == []
+    assert gaps([_seen(0, 0, 0), _seen(50, 0, 0)], 2, 0.3, np.radians(15)) == []  # room for one and a half
+    assert gaps([_seen(0, 0, 0), _seen(100, 0, 0)], 2, 0.3, np.radians(15)) == []  # room for four

@@ -23,7 +23,7 @@ def _tile(x: float, y: float) -> np.ndarray:
     return geo.quad_of((x, y), 0.0, LENGTH, WIDTH)
 
 
-TABLE = [_tile(200, 100), _tile(500, 100), _tile(800, 100), _tile(300, 300)]  # read surely
+TABLE = [_tile(200, 100), _tile(600, 100), _tile(1000, 100), _tile(300, 300)]  # read surely
 MISSED = _tile(460, 300)  # end to end with the last, and never read by itself (a 4-5)
 
 
@@ -83,3 +83,20 @@ def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
 def test_a_look_that_has_not_settled_or_fits_no_better_is_refused(monkeypatch, profile):
     monkeypatch.setattr(vision, "read_outlines", _reader(moved=1.0))
     assert np.allclose(vision._reshaped(None, _faces(), profile)[-1].corners, _across_two().corners)
+
+
+def test_a_tile_missing_from_the_gap_in_a_row_is_looked_for_there(monkeypatch):
+    monkeypatch.setattr(vision, "read_outlines", _reader())
+    row = [_sure(q, (1, 1)) for q in TABLE] + [_sure(_tile(620, 300), (2, 2))]  # 300 and 620: room for one
+    filled = vision._filled(None, row, Profile())
+    assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
+    assert len(vision._filled(None, row, Profile(gap_most=0))) == len(row)
+
+
+def test_a_gap_that_shows_no_tile_stays_empty(monkeypatch):
+    def ground(pyramid, quads, profile):
+        return [FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", ground)
+    row = [_sure(q, (1, 1)) for q in TABLE] + [_sure(_tile(620, 300), (2, 2))]
+    assert len(vision._filled(None, row, Profile())) == len(row)

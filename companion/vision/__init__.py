@@ -215,7 +215,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> lis
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
     sure = [f.corners for f in faces if f.tile_score >= profile.tile_threshold and f.moved <= profile.square_on_px
             and count_pips(f, profile).confidence >= profile.doubt_below]  # as in _reshaped
-    places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg))
+    places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
     found = list(faces)
     for face in read_outlines(pyramid, places, profile) if places else []:
         if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \

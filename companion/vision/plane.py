@@ -54,17 +54,23 @@ def expected_outline(quad: np.ndarray, sure: list[np.ndarray], aspect: float) ->
         turn = np.arctan2(b, aspect * a)  # the tile's turn against the sure tile, on the table
         length = sides @ [np.cos(turn), aspect * np.sin(turn)]
         width = sides @ [-np.sin(turn) / aspect, np.cos(turn)]
-        outlines.append(np.array([centre - length / 2 + width / 2, centre - length / 2 - width / 2,
-                                  centre + length / 2 - width / 2, centre + length / 2 + width / 2]))
+        outlines.append(_outline(centre, length, width))
     return geo.clockwise(np.mean(outlines, axis=0)) if outlines else None
 
 
-def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float) -> list[np.ndarray]:
+def _outline(centre: np.ndarray, length: np.ndarray, width: np.ndarray) -> np.ndarray:
+    """The face with this centre and these sides (vectors in the photo)."""
+    return np.array([centre - length / 2 + width / 2, centre - length / 2 - width / 2,
+                     centre + length / 2 - width / 2, centre + length / 2 + width / 2])
+
+
+def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, aspect: float) -> list[np.ndarray]:
     """Outlines between two faces of ``quads`` that lie in a row, end to end or side by side, with room for
     one to ``most`` tiles between them: where the gap is that many tiles long, give or take ``slack`` (a share
-    of a tile), and the two axes are within ``turn_limit`` (radians). The outlines are spaced evenly from
-    one face to the other and change shape as they go (so the perspective's change of size is followed);
-    each is given once, and only where no face of ``quads`` lies."""
+    of a tile), and the two axes are within ``turn_limit`` (radians); or end to end with room for a double
+    laid crosswise (a tile ``aspect`` times as long as wide), give or take half that. The outlines are
+    spaced evenly from one face to the other and change shape as they go (so the perspective's change of
+    size is followed); each is given once, and only where no face of ``quads`` lies."""
     out: list[np.ndarray] = []
     sides = [_sides(q) for q in quads]
     centres = [geo.centre_of(q) for q in quads]
@@ -79,19 +85,19 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float) ->
             mean = (a + b) / 2
             if abs(np.linalg.det(mean)) < 1e-6:
                 continue
-            step = np.linalg.solve(mean, centres[j] - centres[i])  # in tile lengths and widths
-            along, across = np.abs(step)
+            along, across = np.abs(np.linalg.solve(mean, centres[j] - centres[i]))  # in tile lengths and widths
+            if across < slack and abs(along - 1 - 1 / aspect) < slack / 2:  # a double crosswise between
+                length, width = mean[:, 1] * aspect, mean[:, 0] / aspect
+                out.append(_outline((centres[i] + centres[j]) / 2, length, width))
+                continue
             row = along if across < slack else across if along < slack else 0.0  # end to end, side by side
             count = round(row) - 1
             if not 1 <= count <= most or abs(row - round(row)) > slack:
                 continue
             for k in range(1, count + 1):
                 t = k / (count + 1)
-                centre = centres[i] + t * (centres[j] - centres[i])
                 shape = (1 - t) * a + t * b
-                length, width = shape[:, 0], shape[:, 1]
-                out.append(np.array([centre - length / 2 + width / 2, centre - length / 2 - width / 2,
-                                     centre + length / 2 - width / 2, centre + length / 2 + width / 2]))
+                out.append(_outline(centres[i] + t * (centres[j] - centres[i]), shape[:, 0], shape[:, 1]))
     free: list[np.ndarray] = []
     for q in out:
         centre = geo.centre_of(q)

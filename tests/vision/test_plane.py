@@ -49,17 +49,25 @@ def _match(found: list[np.ndarray], truth: list[np.ndarray]) -> bool:
 def test_the_gap_of_a_row_end_to_end_holds_the_tiles_missing_from_it():
     t = np.radians(5)
     row = [_seen(d * np.cos(t), 10 + d * np.sin(t), 5) for d in (-20, 0, 20, 40)]  # tiles 20 long, end to end
-    assert _match(gaps([row[0], row[3]], 2, 0.3, np.radians(15)), [row[1], row[2]])
-    assert _match(gaps([row[0], row[2], row[3]], 2, 0.3, np.radians(15)), [row[1]])
-    assert gaps(row, 2, 0.3, np.radians(15)) == []  # a whole row has no gap
+    assert _match(gaps([row[0], row[3]], 2, 0.3, np.radians(15), 2.0), [row[1], row[2]])
+    assert _match(gaps([row[0], row[2], row[3]], 2, 0.3, np.radians(15), 2.0), [row[1]])
+    assert gaps(row, 2, 0.3, np.radians(15), 2.0) == []  # a whole row has no gap
 
 
 def test_the_gap_of_a_row_side_by_side_holds_the_tile_missing_from_it():
     row = [_seen(0, y, 0) for y in (0, 10, 20)]  # tiles 10 wide, side by side
-    assert _match(gaps([row[0], row[2]], 2, 0.3, np.radians(15)), [row[1]])
+    assert _match(gaps([row[0], row[2]], 2, 0.3, np.radians(15), 2.0), [row[1]])
 
 
 def test_no_gap_between_tiles_turned_apart_or_not_a_whole_tile_apart():
-    assert gaps([_seen(0, 0, 0), _seen(40, 0, 30)], 2, 0.3, np.radians(15)) == []
-    assert gaps([_seen(0, 0, 0), _seen(50, 0, 0)], 2, 0.3, np.radians(15)) == []  # room for one and a half
-    assert gaps([_seen(0, 0, 0), _seen(100, 0, 0)], 2, 0.3, np.radians(15)) == []  # room for four
+    assert gaps([_seen(0, 0, 0), _seen(40, 0, 30)], 2, 0.3, np.radians(15), 2.0) == []
+    assert gaps([_seen(0, 0, 0), _seen(50, 0, 0)], 2, 0.3, np.radians(15), 2.0) == []  # room for one and a half
+    assert gaps([_seen(0, 0, 0), _seen(100, 0, 0)], 2, 0.3, np.radians(15), 2.0) == []  # room for four
+
+
+def test_the_gap_of_a_line_of_play_holds_a_double_laid_crosswise():
+    t = np.radians(5)
+    at = [(d * np.cos(t), 10 + d * np.sin(t)) for d in (-15, 0, 15)]  # 20 + 10 + 20 long, end to end
+    double = _seen(*at[1], 95)
+    found = gaps([_seen(*at[0], 5), _seen(*at[2], 5)], 2, 0.3, np.radians(15), 2.0)
+    assert len(found) == 1 and geo.iou(found[0], double) > 0.85

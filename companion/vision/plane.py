@@ -20,6 +20,9 @@ import numpy as np
 from companion.vision import geometry as geo
 
 NEIGHBOURS = 3  # sure faces nearest a face, whose predictions are averaged
+# the plane of sizes needs sure faces spread across the photo at least this much (the root mean square of
+# their distances from the line through them, in face sizes): faces in one row fix only the slope along it
+SPREAD = 0.5
 
 
 def _sides(quad: np.ndarray) -> np.ndarray:
@@ -39,10 +42,14 @@ def expected_outline(quad: np.ndarray, sure: list[np.ndarray], aspect: float) ->
     centres = np.array([geo.centre_of(q) for q in sure])
     scale = np.ones(len(sure))
     if len(sure) >= 3:  # sizes follow depth: the plane of sizes, as in the size check
-        places = np.column_stack([centres, np.ones(len(sure))])
         sizes = np.sqrt([cv2.contourArea(np.asarray(q, np.float32)) for q in sure])
+        mean = centres.mean(axis=0)
+        _, spread, turn = np.linalg.svd(centres - mean, full_matrices=False)
+        if spread[-1] / np.sqrt(len(sure)) < SPREAD * np.median(sizes):  # one row: the slope along it only
+            turn = turn[:1]
+        places = np.column_stack([(centres - mean) @ turn.T, np.ones(len(sure))])
         plane, *_ = np.linalg.lstsq(places, sizes, rcond=None)
-        here, there = float(np.append(centre, 1.0) @ plane), places @ plane
+        here, there = float(np.append(turn @ (centre - mean), 1.0) @ plane), places @ plane
         if here > 0 and np.all(there > 0):
             scale = here / there
     outlines = []

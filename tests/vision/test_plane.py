@@ -38,6 +38,12 @@ def test_an_outline_with_an_end_on_the_next_tile_is_told_from_the_tile():
     assert geo.iou(wrong, outline) < 0.7 < geo.iou(truth, expected_outline(truth, SURE, 2.0))
 
 
+def test_sure_faces_in_one_row_predict_sizes_off_it_by_the_nearest():
+    row = [_seen(x, 0, 0) for x in (-20, 0, 20)]  # no plane of sizes: the slope across the row is unknown
+    truth = _seen(0, 12, 0)
+    assert geo.iou(expected_outline(truth, row, 2.0), truth) > 0.8
+
+
 def test_no_prediction_without_two_sure_faces():
     assert expected_outline(_seen(15, 20, 60), SURE[:1], 2.0) is None
 

@@ -171,12 +171,13 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     counts = [count_pips(face, profile) for face in faces]
     # a set holds each tile once: of two whole faces read as the same tile, one is misread
     times = Counter(tuple(sorted(c.pips)) for c, f in zip(counts, faces) if f.tile_score >= profile.tile_threshold)
-    sure, doubtful = [], []
+    sure, doubtful, unsure_pips = [], [], set()
     for k, (face, count) in enumerate(zip(faces, counts)):
         if face.tile_score < profile.second_look_floor:
             continue
-        if face.tile_score < profile.tile_threshold or count.confidence < profile.doubt_below or \
-                times[tuple(sorted(count.pips))] > 1:
+        if face.tile_score >= profile.tile_threshold and count.confidence < profile.doubt_below:
+            unsure_pips.add(k)
+        if face.tile_score < profile.tile_threshold or k in unsure_pips or times[tuple(sorted(count.pips))] > 1:
             doubtful.append(k)
         elif face.moved <= profile.square_on_px:
             sure.append(face.corners)
@@ -187,6 +188,8 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
             continue
         if geo.iou(faces[k].corners, outline) < profile.shape_overlap:
             looks.append((k, outline, 0.0))
+        if k not in unsure_pips:  # (the moved and turned looks paid off only where the pips are in doubt)
+            continue
         looks.extend((k, moved, profile.fit_margin) for moved in _moved(outline, profile.shift_along,
                                                                           profile.shift_across))
         # half a tile read as a whole one: the tile lies across the face read
@@ -197,7 +200,9 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         return geo.iou(face.corners, expected_outline(face.corners, sure, profile.tile_aspect))
 
     best = {k: (faces[k], fit(faces[k])) for k, _, _ in looks}
-    for (k, _, margin), face in zip(looks, read_outlines(pyramid, [outline for _, outline, _ in looks], profile)):
+    # a look that is no whole tile is refused, and is not looked at again
+    new = read_outlines(pyramid, [outline for _, outline, _ in looks], profile, floor=profile.tile_threshold)
+    for (k, _, margin), face in zip(looks, new):
         held, held_fit = best[k]
         if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
                 count_pips(face, profile).confidence <= count_pips(held, profile).confidence:
@@ -223,7 +228,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> lis
             and count_pips(f, profile).confidence >= profile.doubt_below]  # as in _reshaped
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
     found = list(faces)
-    for face in read_outlines(pyramid, places, profile) if places else []:
+    for face in read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []:
         if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
                 _on_another(face, -1, found, profile):
             continue

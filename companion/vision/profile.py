@@ -79,7 +79,7 @@ class Profile:
     # outline they predict; a whole tile found there whose fit to the plane's prediction is at least ``gap_fit``
     # is kept (0 looks in no gap)
     gap_most: int = 2
-    gap_slack: float = 0.3
+    gap_slack: float = 0.15
     gap_turn_deg: float = 15.0
     gap_fit: float = 0.8
     # a new look replaces the face if (among other things) its corners moved at most ``settled_px`` in its last

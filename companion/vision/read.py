@@ -256,18 +256,22 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
     return out
 
 
-def read_outlines(pyramid: Pyramid, quads: list[np.ndarray], profile: Profile) -> list[FaceReading]:
+def read_outlines(pyramid: Pyramid, quads: list[np.ndarray], profile: Profile,
+                  floor: float | None = None) -> list[FaceReading]:
     """Read a face through each of ``quads`` (corners in photo pixels of ``pyramid``'s level 0): looks through
-    the outline, then through the corners found, while they still move (``profile.max_looks`` - 1 looks)."""
+    the outline, then through the corners found, while they still move (``profile.max_looks`` - 1 looks) and
+    the look is at least ``floor`` sure of a whole tile (default ``profile.second_look_floor``)."""
     out: list[FaceReading | None] = [None] * len(quads)
-    _look_again(pyramid, list(enumerate(quads)), profile, out, max(profile.max_looks - 1, 1))
+    _look_again(pyramid, list(enumerate(quads)), profile, out, max(profile.max_looks - 1, 1),
+                profile.second_look_floor if floor is None else floor)
     return out  # type: ignore[return-value]
 
 
 def _look_again(pyramid: Pyramid, again: list[tuple[int, np.ndarray]], profile: Profile,
-                out: list[FaceReading | None], looks: int) -> None:
+                out: list[FaceReading | None], looks: int, floor: float = 0.0) -> None:
     """Look at each ``(k, outline)`` through the outline, and again through the corners found while they move
-    more than ``profile.square_on_px``, at most ``looks`` times; the last look is ``out[k]``."""
+    more than ``profile.square_on_px`` and the look is at least ``floor`` sure of a whole tile, at most
+    ``looks`` times; the last look is ``out[k]``."""
     for _ in range(looks):
         if not again:
             break
@@ -281,6 +285,6 @@ def _look_again(pyramid: Pyramid, again: list[tuple[int, np.ndarray]], profile: 
             moved = float(np.abs(found - geo.CANONICAL).max())
             out[k] = FaceReading(corners if plausible else q, float(tile),
                                  _peaks(maps[0], profile, found if plausible else None), float(logo), moved)
-            if plausible and moved > profile.square_on_px:
+            if plausible and moved > profile.square_on_px and tile >= floor:
                 still.append((k, corners))
         again = still

@@ -41,7 +41,7 @@ def _reader(moved: float = 1.0):
     reads the outline it was given across two tiles, unsure."""
     tiles = TABLE + [MISSED]
 
-    def read_outlines(pyramid, quads, profile):
+    def read_outlines(pyramid, quads, profile, floor=None):
         out = []
         for q in quads:
             near = min(tiles, key=lambda t: np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)))
@@ -63,8 +63,11 @@ def _faces() -> list[FaceReading]:
 
 def test_a_face_read_as_a_tile_another_face_holds_is_looked_at_again(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", _reader())
-    # read as the 300 tile's 2-2 (its pips not in doubt, if a little faint): one of the two is misread
-    twice = FaceReading(_across_two().corners, 0.99, ((Peak(0.9, 0.25),) * 2, (Peak(0.9, 0.25),) * 2), 0.0, 1.0)
+    # the 460 tile read short at one end, as the 300 tile's 2-2 (its pips not in doubt): one of the two is
+    # misread, and the outline the plane predicts there finds the 4-5
+    short = MISSED.copy()
+    short[2:, 0] -= 30
+    twice = FaceReading(short, 0.99, ((Peak(0.9, 0.25),) * 2, (Peak(0.9, 0.25),) * 2), 0.0, 1.0)
     assert vision.count_pips(twice, Profile()).confidence > Profile().doubt_below
     faces = vision._reshaped(None, _faces()[:-1] + [twice], Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
@@ -106,7 +109,7 @@ def test_a_tile_missing_from_the_gap_in_a_row_is_looked_for_there(monkeypatch):
 
 
 def test_a_gap_that_shows_no_tile_stays_empty(monkeypatch):
-    def ground(pyramid, quads, profile):
+    def ground(pyramid, quads, profile, floor=None):
         return [FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
 
     monkeypatch.setattr(vision, "read_outlines", ground)

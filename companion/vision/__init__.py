@@ -162,12 +162,12 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     """``faces``, each face read with doubt (not surely a whole tile, its pips in doubt, or read as the same
     tile as another whole face) looked at again through the outline the faces read surely around it predict
     there, if its own is far from it (overlapping it less than ``profile.shape_overlap``: the reader took a
-    corner or an end from a neighbouring tile), through that outline moved along the tile and across it
-    (the reader took an outline across two tiles), and through it turned across the face and so moved along
-    (the reader took half a tile for a whole one). A new look replaces the face if it is a whole tile,
-    surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in its last look), lies
-    on no other whole tile read, and fits the prediction at its own place better (intersection over union;
-    a moved or turned look by ``profile.fit_margin``)."""
+    corner or an end from a neighbouring tile); a whole face whose pips are in doubt also through that
+    outline moved along the tile and across it (the reader took an outline across two tiles) and turned
+    across the face and so moved along (it took half a tile for a whole one). A new look replaces the face if
+    it is a whole tile, surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in
+    its last look), lies on no other whole tile read, and fits the prediction at its own place better
+    (intersection over union; a moved or turned look by ``profile.fit_margin``)."""
     counts = [count_pips(face, profile) for face in faces]
     # a set holds each tile once: of two whole faces read as the same tile, one is misread
     times = Counter(tuple(sorted(c.pips)) for c, f in zip(counts, faces) if f.tile_score >= profile.tile_threshold)

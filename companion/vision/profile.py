@@ -69,9 +69,10 @@ class Profile:
     # (intersection over union) is looked at again through that prediction ...
     shape_overlap: float = 0.95
     tile_aspect: float = 2.0
-    # ... and every such face through the prediction moved each way along the tile by this share of its length
-    # and across it by this share of its width (the reader took an outline across two tiles), and through the
-    # prediction turned across the face, and so moved along (it read half a tile as a whole one)
+    # ... and such a face whose pips are in doubt through the prediction moved each way along the tile by this
+    # share of its length and across it by this share of its width (the reader took an outline across two
+    # tiles), and through the prediction turned across the face, and so moved along (it read half a tile as
+    # a whole one)
     shift_along: float = 0.25
     shift_across: float = 0.5
     # between two whole tiles in a row (end to end or side by side, axes within ``gap_turn_deg``) with room for

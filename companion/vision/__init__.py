@@ -219,8 +219,9 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
 def _filled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
     """``faces`` and the tiles found in the gaps of rows: between two whole tiles end to end or side by side
     with room for one or two more (``plane.gaps``), where no whole tile was read, a look through the outline
-    the two predict; a look that is a whole tile, settled, and of a tile's shape there (its fit to the
-    plane's prediction at least ``profile.gap_fit``) is a face the detector missed."""
+    the two predict; a look that is a whole tile, sure of its pips (no detector saw it), settled, on no
+    other tile, and of a tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``)
+    is a face the detector missed."""
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
@@ -230,7 +231,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> lis
     found = list(faces)
     for face in read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []:
         if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
-                _on_another(face, -1, found, profile):
+                count_pips(face, profile).confidence < profile.doubt_below or _on_another(face, -1, found, profile):
             continue
         outline = expected_outline(face.corners, sure, profile.tile_aspect)
         if outline is not None and geo.iou(face.corners, outline) >= profile.gap_fit:
@@ -249,9 +250,13 @@ def _moved(outline: np.ndarray, along: float, across: float) -> list[np.ndarray]
 
 
 def _on_another(face: FaceReading, k: int, faces: list[FaceReading], profile: Profile) -> bool:
-    """Whether ``face`` (a new look at ``faces[k]``) lies on another face read as a whole tile."""
-    return any(j != k and other.tile_score >= profile.tile_threshold and
-               geo.overlap(face.corners, other.corners) > profile.same_face_overlap for j, other in enumerate(faces))
+    """Whether ``face`` (a new look at ``faces[k]``, or at a gap for -1) lies on other faces read as whole
+    tiles: more than ``profile.same_face_overlap`` of it, or of one of them, on them (an outline across two)."""
+    others = [other.corners for j, other in enumerate(faces) if j != k and other.tile_score >= profile.tile_threshold]
+    area = cv2.contourArea(face.corners.astype(np.float32))
+    shared = sum(cv2.intersectConvexConvex(face.corners.astype(np.float32), q.astype(np.float32))[0] for q in others)
+    return shared > profile.same_face_overlap * area or \
+        any(geo.overlap(face.corners, q) > profile.same_face_overlap for q in others)
 
 
 def _cut_off(corners: np.ndarray, photo_w: int, photo_h: int, profile: Profile) -> bool:

@@ -108,10 +108,21 @@ def test_a_tile_missing_from_the_gap_in_a_row_is_looked_for_there(monkeypatch):
     assert len(vision._filled(None, row, Profile(gap_most=0))) == len(row)
 
 
-def test_a_gap_that_shows_no_tile_stays_empty(monkeypatch):
-    def ground(pyramid, quads, profile, floor=None):
-        return [FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
+@pytest.mark.parametrize("seen", [
+    FaceReading(np.zeros((4, 2)), 0.05, ((), ()), 0.0, 1.0),  # ground
+    FaceReading(np.zeros((4, 2)), 0.96, ((Peak(0.6, 0.3),), ()), 0.0, 1.0),  # the sides of the tiles around it
+])
+def test_a_gap_that_shows_no_tile_read_surely_stays_empty(monkeypatch, seen):
+    def look(pyramid, quads, profile, floor=None):
+        return [FaceReading(q, seen.tile_score, seen.peaks, 0.0, 1.0) for q in quads]
 
-    monkeypatch.setattr(vision, "read_outlines", ground)
+    monkeypatch.setattr(vision, "read_outlines", look)
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]
     assert len(vision._filled(None, row, Profile())) == len(row)
+
+
+def test_a_look_a_quarter_on_each_of_two_tiles_lies_on_them():
+    a, c = _sure(_tile(300, 300), (1, 1)), _sure(_tile(460, 380), (2, 1))
+    between = _sure(_tile(380, 340), (3, 1))  # a quarter of it on each
+    assert vision._on_another(between, -1, [a, c], Profile())
+    assert not vision._on_another(between, -1, [a], Profile())

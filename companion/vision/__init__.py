@@ -460,5 +460,6 @@ def _check_set(tiles: list[TileReading], profile: Profile) -> tuple[list[TileRea
         warnings.append(hard_to_read(hard[0], tiles[hard[0]].pips))
     elif hard:
         warnings.append(f"tiles {', '.join(str(k + 1) for k in hard)} are hard to read; check them")
-    out = [replace(t, confidence=min(t.confidence, 0.3)) if k in low else t for k, t in enumerate(tiles)]
+    out = [replace(t, confidence=min(t.confidence, profile.impossible_confidence)) if k in low else t
+           for k, t in enumerate(tiles)]
     return out, warnings

@@ -103,6 +103,9 @@ class Profile:
     size_fit_min: int = 5  # other faces needed to predict a face's size (fewer: no face is judged by its size)
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
     settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it
+    # a reading the set cannot hold (a half above ``max_pips``, a tile twice) is at most this sure (below
+    # ``doubt_below``, so that it is marked for checking)
+    impossible_confidence: float = 0.3
 
     @classmethod
     def from_dict(cls, data: dict) -> "Profile":
@@ -133,9 +136,9 @@ class Profile:
         if profile.max_pips not in (6, 9, 12):
             raise ProfileError(f"profile field 'max_pips' must be 6, 9 or 12: {profile.max_pips!r}")
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
-                    "second_look_floor", "cut_area", "doubt_below", "settle_below", "size_floor", "size_noise",
-                    "corner_peak_floor", "shape_overlap", "bare_tile_threshold", "shift_along", "shift_across",
-                    "fit_margin", "gap_fit"):
+                    "second_look_floor", "cut_area", "doubt_below", "settle_below", "impossible_confidence",
+                    "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
+                    "shift_along", "shift_across", "fit_margin", "gap_fit"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
@@ -150,6 +153,9 @@ class Profile:
             raise ProfileError("profile fields 'gap_most', 'gap_slack' and 'gap_turn_deg' must be at least 0, "
                                f"below 0.5 and at most 90: {profile.gap_most!r}, {profile.gap_slack!r}, "
                                f"{profile.gap_turn_deg!r}")
+        if profile.impossible_confidence >= profile.doubt_below:
+            raise ProfileError("profile field 'impossible_confidence' must be below 'doubt_below': "
+                               f"{profile.impossible_confidence!r}, {profile.doubt_below!r}")
         if profile.settled_px < 0:
             raise ProfileError(f"profile field 'settled_px' must not be negative: {profile.settled_px!r}")
         if profile.tile_aspect < 1:

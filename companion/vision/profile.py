@@ -64,9 +64,9 @@ class Profile:
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one
 
-    # a face read with doubt (not surely a whole tile, or its pips in doubt) whose outline overlaps the one the
-    # sure faces around it predict (for a tile ``tile_aspect`` times as long as wide) less than this
-    # (intersection over union) is looked at again through that prediction ...
+    # a face read with doubt (not surely a whole tile, its pips in doubt, or read as the tile another face
+    # holds) whose outline overlaps the one the sure faces around it predict (for a tile ``tile_aspect`` times
+    # as long as wide) less than this (intersection over union) is looked at again through that prediction ...
     shape_overlap: float = 0.95
     tile_aspect: float = 2.0
     # ... and such a face whose pips are in doubt through the prediction moved each way along the tile by this
@@ -84,7 +84,8 @@ class Profile:
     gap_turn_deg: float = 15.0
     gap_fit: float = 0.8
     # a new look replaces the face if (among other things) its corners moved at most ``settled_px`` in its last
-    # look (crop pixels) and it fits the prediction at its place better (IoU; a moved look by ``fit_margin``)
+    # look (crop pixels) and it fits the prediction at its place better (IoU; a moved or turned look by
+    # ``fit_margin``)
     fit_margin: float = 0.1
     settled_px: float = 10.0
 

@@ -46,7 +46,8 @@ def _reader(moved: float = 1.0):
         for q in quads:
             near = min(tiles, key=lambda t: np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)))
             if np.linalg.norm(geo.centre_of(near) - geo.centre_of(q)) < 0.2 * LENGTH:
-                out.append(_sure(near, (4, 5) if near is MISSED else PIPS[[t is near for t in TABLE].index(True)], moved))
+                pips = (4, 5) if near is MISSED else PIPS[[t is near for t in TABLE].index(True)]
+                out.append(_sure(near, pips, moved))
             else:
                 out.append(FaceReading(q, 0.9, ((Peak(0.6, 0.3),), ()), 0.0, moved))
         return out

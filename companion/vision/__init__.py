@@ -12,8 +12,9 @@ through it (and, where its pips are in doubt, through it moved and turned); wher
 room for a tile between them and none was read, the reader looks there too. This module ties them
 together: it drops what is not a whole tile, names tiles cut off by the photo's border in a warning, keeps
 one reading per face, and checks the result against the set (each tile once, no half above
-``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if no other face holds it, and what still cannot
-be is reported in ``Reading.warnings`` with a lowered confidence.
+``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if no
+other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a lowered
+confidence.
 
 The networks are trained on synthetic photos (``calibration.training``); their weights ship as package data
 in ``models/`` and are the only files this package reads.

@@ -170,19 +170,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     it is a whole tile, surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
     (intersection over union; a moved or turned look by ``profile.fit_margin``)."""
-    counts = [count_pips(face, profile) for face in faces]
-    # a set holds each tile once: of two whole faces read as the same tile, one is misread
-    times = Counter(tuple(sorted(c.pips)) for c, f in zip(counts, faces) if f.tile_score >= profile.tile_threshold)
-    sure, doubtful, unsure_pips = [], [], set()
-    for k, (face, count) in enumerate(zip(faces, counts)):
-        if face.tile_score < profile.second_look_floor:
-            continue
-        if face.tile_score >= profile.tile_threshold and count.confidence < profile.doubt_below:
-            unsure_pips.add(k)
-        if face.tile_score < profile.tile_threshold or k in unsure_pips or times[tuple(sorted(count.pips))] > 1:
-            doubtful.append(k)
-        elif face.moved <= profile.square_on_px:
-            sure.append(face.corners)
+    sure, doubtful, unsure_pips = _judged(faces, profile)
     looks: list[tuple[int, np.ndarray, float]] = []  # (face, outline to look through, fit margin)
     for k in doubtful:
         outline = expected_outline(faces[k].corners, sure, profile.tile_aspect)
@@ -218,6 +206,26 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     return faces
 
 
+def _judged(faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray], list[int], set[int]]:
+    """The outlines of the faces read surely (a whole tile, its pips sure, read once, its last look settled),
+    the faces read with doubt (not surely a whole tile, its pips in doubt, or read as the same tile as another
+    whole face: a set holds each tile once), and of those the whole faces whose pips are in doubt. Faces
+    taken for no tile at all (below ``profile.second_look_floor``) are neither."""
+    counts = [count_pips(face, profile) for face in faces]
+    times = Counter(tuple(sorted(c.pips)) for c, f in zip(counts, faces) if f.tile_score >= profile.tile_threshold)
+    sure, doubtful, unsure_pips = [], [], set()
+    for k, (face, count) in enumerate(zip(faces, counts)):
+        if face.tile_score < profile.second_look_floor:
+            continue
+        if face.tile_score >= profile.tile_threshold and count.confidence < profile.doubt_below:
+            unsure_pips.add(k)
+        if face.tile_score < profile.tile_threshold or k in unsure_pips or times[tuple(sorted(count.pips))] > 1:
+            doubtful.append(k)
+        elif face.moved <= profile.square_on_px:
+            sure.append(face.corners)
+    return sure, doubtful, unsure_pips
+
+
 def _filled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
     """``faces`` and the tiles found in the gaps of rows: between two whole tiles end to end or side by side
     with room for one or two more (``plane.gaps``), where no whole tile was read, a look through the outline
@@ -227,8 +235,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> lis
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
-    sure = [f.corners for f in faces if f.tile_score >= profile.tile_threshold and f.moved <= profile.square_on_px
-            and count_pips(f, profile).confidence >= profile.doubt_below]  # as in _reshaped
+    sure, _, _ = _judged(faces, profile)
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
     found = list(faces)
     for face in read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []:

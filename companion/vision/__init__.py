@@ -171,14 +171,21 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
     (intersection over union; a moved or turned look by ``profile.fit_margin``)."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
+
+    def fit(face: FaceReading) -> float:
+        return geo.iou(face.corners, expected_outline(face.corners, sure, profile.tile_aspect))
+
     looks: list[tuple[int, np.ndarray, float]] = []  # (face, outline to look through, fit margin)
+    best: dict[int, tuple[FaceReading, float]] = {}  # face -> the best reading so far and its fit
     for k in doubtful:
         outline = expected_outline(faces[k].corners, sure, profile.tile_aspect)
         if outline is None:
             continue
+        best[k] = (faces[k], fit(faces[k]))
         if geo.iou(faces[k].corners, outline) < profile.shape_overlap:
             looks.append((k, outline, 0.0))
-        if k not in unsure_pips:  # (the moved and turned looks paid off only where the pips are in doubt)
+        # (the moved and turned looks paid off only where the pips are in doubt; no look fits better than 1)
+        if k not in unsure_pips or best[k][1] + profile.fit_margin >= 1.0:
             continue
         looks.extend((k, moved, profile.fit_margin) for moved in _moved(outline, profile.shift_along,
                                                                           profile.shift_across))
@@ -186,10 +193,6 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         turned = expected_outline(np.roll(faces[k].corners, -1, axis=0), sure, profile.tile_aspect)
         looks.extend((k, moved, profile.fit_margin) for moved in [turned, *_moved(turned, profile.shift_along, 0.0)])
 
-    def fit(face: FaceReading) -> float:
-        return geo.iou(face.corners, expected_outline(face.corners, sure, profile.tile_aspect))
-
-    best = {k: (faces[k], fit(faces[k])) for k, _, _ in looks}
     # a look that is no whole tile is refused, and is not looked at again
     new = read_outlines(pyramid, [outline for _, outline, _ in looks], profile, floor=profile.tile_threshold)
     for (k, _, margin), face in zip(looks, new):

@@ -222,13 +222,29 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
     where a face belongs in the crop, it saw the face square on and is the reading. The others are looked
     at again through their corners, up to ``profile.max_looks`` looks in all while the corners still move
     more than that, except a face the first look took for no tile at all (below
-    ``profile.second_look_floor``)."""
+    ``profile.second_look_floor``).
+
+    A frame left unread for a first look's outline that the later looks of its face moved off it (a first
+    look can take in a neighbour) is read after all, unless it lies on a face read."""
     out: list[FaceReading | None] = [None] * len(frames)
-    first = [geo.frame_to_crop(*f) for f in frames]
+    _read_frames(pyramid, frames, list(range(len(frames))), profile, out)
+    read = [face.corners for face in out if face is not None]
+    orphans = [k for k in range(len(frames)) if out[k] is None and not any(_inside(frames[k][0], q) for q in read)]
+    _read_frames(pyramid, frames, orphans, profile, out)
+    for k in orphans:  # (its first look may take in the neighbour again; its last look tells)
+        if out[k] is not None and any(geo.overlap(out[k].corners, q) > profile.same_face_overlap for q in read):
+            out[k] = None
+    return out
+
+
+def _read_frames(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, float]], which: list[int],
+                 profile: Profile, out: list[FaceReading | None]) -> None:
+    """``read_faces`` for the frames ``which``, into ``out``."""
+    first = {k: geo.frame_to_crop(*frames[k]) for k in which}
     looks: dict[int, tuple] = {}  # frame -> maps, kinds, corners in the crop, outline in the photo, plausible
     sure: list[np.ndarray] = []
-    for start in range(0, len(frames), FIRST_BATCH):
-        batch = [k for k in range(start, min(start + FIRST_BATCH, len(frames)))
+    for start in range(0, len(which), FIRST_BATCH):
+        batch = [k for k in which[start:start + FIRST_BATCH]
                  if not any(_inside(frames[k][0], q) for q in sure)]  # a second guess at a face already read
         if not batch:
             continue
@@ -253,7 +269,6 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
         else:
             again.append((k, quad))
     _look_again(pyramid, again, profile, out, profile.max_looks - 1)
-    return out
 
 
 def read_outlines(pyramid: Pyramid, quads: list[np.ndarray], profile: Profile,

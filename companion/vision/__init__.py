@@ -153,8 +153,9 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
         fine = find_candidates(source, profile, side=min(side, max(source.shape[:2])), region=region)
         frames = [(c.centre, c.angle, c.length, c.width) for c in merged(fine, coarse)]
     pyramid = Pyramid(source)
-    faces = _reshaped(pyramid, [f for f in read_faces(pyramid, frames, profile) if f is not None], profile)
-    faces = _filled(pyramid, faces, profile)
+    read = read_faces(pyramid, frames, profile)
+    faces = _reshaped(pyramid, [f for f in read if f is not None], profile)
+    faces = _filled(pyramid, faces, _orphans(frames, read, faces), profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
     faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5) for f in faces]
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))
@@ -229,25 +230,51 @@ def _judged(faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray
     return sure, doubtful, unsure_pips
 
 
-def _filled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
-    """``faces`` and the tiles found in the gaps of rows: between two whole tiles end to end or side by side
-    with room for one or two more (``plane.gaps``), where no whole tile was read, a look through the outline
-    the two predict; a look that is a whole tile, sure of its pips (no detector saw it), settled, on no
-    other tile, and of a tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``)
-    is a face the detector missed."""
+def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[FaceReading | None],
+             faces: list[FaceReading]) -> list[np.ndarray]:
+    """The outlines of the candidates' ``frames`` left unread (their looks went to a neighbouring face) whose
+    centre lies on none of ``faces``."""
+    return [geo.quad_of(*frame) for frame, face in zip(frames, read) if face is None and not any(
+        cv2.pointPolygonTest(f.corners.astype(np.float32), (float(frame[0][0]), float(frame[0][1])), False) >= 0
+        for f in faces)]
+
+
+def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray],
+            profile: Profile) -> list[FaceReading]:
+    """``faces`` and the tiles found in the gaps of rows and where the reader lost a candidate: between two
+    whole tiles end to end or side by side with room for one or two more (``plane.gaps``), where no whole
+    tile was read, a look through the outline the two predict; at each of the ``orphans`` (outlines of
+    candidates left unread, see ``_orphans``), a look through the outline the faces read surely predict there
+    along it. A look that is a whole tile, sure of its pips (these looks are guesses), settled, and of a tile's
+    shape there (its fit to the plane's prediction at least ``profile.gap_fit``) is a face the detector or
+    the reader missed if it lies on no other tile; if it lies on one face only, and that face fits the plane
+    worse by ``profile.fit_margin`` and is less sure of its pips, it replaces that face (an outline across
+    this tile and the next). ``profile.gap_most`` 0 turns these looks off."""
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
     sure, _, _ = _judged(faces, profile)
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
+    places.extend(o for o in (expected_outline(quad, sure, profile.tile_aspect) for quad in orphans) if o is not None)
+
+    def fit(face: FaceReading) -> float:
+        outline = expected_outline(face.corners, sure, profile.tile_aspect)
+        return 0.0 if outline is None else geo.iou(face.corners, outline)
+
     found = list(faces)
     for face in read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []:
+        confidence = count_pips(face, profile).confidence
         if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
-                count_pips(face, profile).confidence < profile.doubt_below or _on_another(face, -1, found, profile):
+                confidence < profile.doubt_below or fit(face) < profile.gap_fit:
             continue
-        outline = expected_outline(face.corners, sure, profile.tile_aspect)
-        if outline is not None and geo.iou(face.corners, outline) >= profile.gap_fit:
+        under = [k for k, other in enumerate(found) if other.tile_score >= profile.tile_threshold
+                 and geo.overlap(face.corners, other.corners) > profile.same_face_overlap]
+        if not under and not _on_another(face, -1, found, profile):
             found.append(face)
+        elif len(under) == 1 and not _on_another(face, under[0], found, profile) and \
+                fit(found[under[0]]) + profile.fit_margin < fit(face) and \
+                count_pips(found[under[0]], profile).confidence < confidence:
+            found[under[0]] = face
     return found
 
 

@@ -1,5 +1,6 @@
 """A face read with doubt is looked at again where the table's plane says a tile lies: through the outline
-predicted at its place, and moved along and across the tile (an outline across two tiles)."""
+predicted at its place, and moved along and across the tile (an outline across two tiles); so are the gaps
+of rows and the candidates whose looks went to a neighbouring face."""
 
 from __future__ import annotations
 
@@ -104,9 +105,9 @@ def test_a_look_that_has_not_settled_or_fits_no_better_is_refused(monkeypatch, p
 def test_a_tile_missing_from_the_gap_in_a_row_is_looked_for_there(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", _reader())
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]  # 300 and 620: room for one
-    filled = vision._filled(None, row, Profile())
+    filled = vision._filled(None, row, [], Profile())
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
-    assert len(vision._filled(None, row, Profile(gap_most=0))) == len(row)
+    assert len(vision._filled(None, row, [], Profile(gap_most=0))) == len(row)
 
 
 @pytest.mark.parametrize("seen", [
@@ -119,7 +120,7 @@ def test_a_gap_that_shows_no_tile_read_surely_stays_empty(monkeypatch, seen):
 
     monkeypatch.setattr(vision, "read_outlines", look)
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]
-    assert len(vision._filled(None, row, Profile())) == len(row)
+    assert len(vision._filled(None, row, [], Profile())) == len(row)
 
 
 def test_a_look_a_quarter_on_each_of_two_tiles_lies_on_them():
@@ -127,3 +128,44 @@ def test_a_look_a_quarter_on_each_of_two_tiles_lies_on_them():
     between = _sure(_tile(380, 340), (3, 1))  # a quarter of it on each
     assert vision._on_another(between, -1, [a, c], Profile())
     assert not vision._on_another(between, -1, [a], Profile())
+
+
+def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_plane(monkeypatch):
+    monkeypatch.setattr(vision, "read_outlines", _reader())
+    faces = _faces()[:-1]
+    # the detector's frame of the 460 tile, loose and turned a little: its own looks found the 300 tile
+    orphan = geo.quad_of((470, 290), 0.1, 1.4 * LENGTH, 1.3 * WIDTH)
+    filled = vision._filled(None, faces, [orphan], Profile())
+    assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
+
+
+def test_a_face_across_two_tiles_gives_way_to_a_look_that_fits_a_tile(monkeypatch):
+    monkeypatch.setattr(vision, "read_outlines", _reader())
+    straddle = _across_two()  # (in doubt, but suppose the moved looks had not found the 460 tile)
+    faces = _faces()[:-1] + [straddle]
+    orphan = geo.quad_of((470, 300), 0.0, LENGTH, WIDTH)
+    filled = vision._filled(None, faces, [orphan], Profile())
+    assert len(filled) == len(faces) and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
+    # a face that fits a tile as well as the look does is kept: the look lies on it
+    kept = vision._filled(None, faces, [orphan], Profile(fit_margin=0.9))
+    assert np.allclose(kept[-1].corners, straddle.corners)
+
+
+def test_a_candidate_left_unread_for_a_neighbours_first_look_is_read_after_all(monkeypatch):
+    from companion.vision import read
+
+    a, b = _tile(300, 300), _tile(460, 300)
+    frames = [(geo.centre_of(q), 0.0, LENGTH, WIDTH) for q in (a, b, b, a)]
+    calls = []
+
+    def read_frames(pyramid, frames, which, profile, out):
+        calls.append(sorted(which))
+        if len(calls) == 1:  # the first look at frame 0 took in the 460 tile too; 1, 2 and 3 were left unread
+            out[0] = _sure(a, (2, 2))
+        else:  # read again, frame 1 finds the 460 tile and frame 2 the 300 tile once more
+            out[1], out[2] = _sure(b, (4, 5)), _sure(a + 3.0, (2, 2))
+
+    monkeypatch.setattr(read, "_read_frames", read_frames)
+    out = read.read_faces(None, frames, Profile())
+    assert calls == [[0, 1, 2, 3], [1, 2]]  # frame 3 lies on the face read: not read again
+    assert np.allclose(out[0].corners, a) and np.allclose(out[1].corners, b) and out[2] is None and out[3] is None

@@ -75,10 +75,13 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
     """Outlines between two faces of ``quads`` that lie in a row, end to end or side by side, with room for
     one to ``most`` tiles between them: where the gap is that many tiles long, give or take ``slack`` (a share
     of a tile), and the two axes are within ``turn_limit`` (radians); or end to end with room for a double
-    laid crosswise (a tile ``aspect`` times as long as wide), give or take half that. The outlines are
+    laid crosswise (a tile ``aspect`` times as long as wide), give or take half that, and off the row by less
+    than ``slack`` widths a tile length (an error of the axes grows with the distance). The outlines are
     spaced evenly from one face to the other and change shape as they go (so the perspective's change of
-    size is followed); each is given once, and only where no face of ``quads`` lies."""
-    out: list[np.ndarray] = []
+    size is followed); each is given once, and only where no face of ``quads`` lies; where places of two
+    pairs meet, the nearer pair's (a line of play seen at a slant can put a crosswise double and the next
+    tile where two tiles end to end would lie)."""
+    out: list[tuple[float, np.ndarray]] = []  # (how far apart the pair lies, a place between)
     sides = [_sides(q) for q in quads]
     centres = [geo.centre_of(q) for q in quads]
     for i in range(len(quads)):
@@ -93,9 +96,9 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
             if abs(np.linalg.det(mean)) < 1e-6:
                 continue
             along, across = np.abs(np.linalg.solve(mean, centres[j] - centres[i]))  # in tile lengths and widths
-            if across < slack and abs(along - 1 - 1 / aspect) < slack / 2:  # a double crosswise between
+            if across < slack * along and abs(along - 1 - 1 / aspect) < slack / 2:  # a double crosswise between
                 length, width = mean[:, 1] * aspect, mean[:, 0] / aspect
-                out.append(_outline((centres[i] + centres[j]) / 2, length, width))
+                out.append((along, _outline((centres[i] + centres[j]) / 2, length, width)))
                 continue
             row = along if across < slack else across if along < slack else 0.0  # end to end, side by side
             count = round(row) - 1
@@ -104,9 +107,9 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
             for k in range(1, count + 1):
                 t = k / (count + 1)
                 shape = (1 - t) * a + t * b
-                out.append(_outline(centres[i] + t * (centres[j] - centres[i]), shape[:, 0], shape[:, 1]))
+                out.append((row, _outline(centres[i] + t * (centres[j] - centres[i]), shape[:, 0], shape[:, 1])))
     free: list[np.ndarray] = []
-    for q in out:
+    for _, q in sorted(out, key=lambda place: place[0]):  # where two places meet, the nearer pair's
         centre = geo.centre_of(q)
         if not any(cv2.pointPolygonTest(np.asarray(p, np.float32), (float(centre[0]), float(centre[1])), False) > 0
                    for p in list(quads) + free):

@@ -77,3 +77,12 @@ def test_the_gap_of_a_line_of_play_holds_a_double_laid_crosswise():
     double = _seen(*at[1], 95)
     found = gaps([_seen(*at[0], 5), _seen(*at[2], 5)], 2, 0.3, np.radians(15), 2.0)
     assert len(found) == 1 and geo.iou(found[0], double) > 0.85
+
+
+def test_a_crosswise_double_between_the_nearer_pair_wins_over_a_gap_of_a_farther_one():
+    # a line of play of tiles 20 long: a tile, a double crosswise (10 along the line, not found), a tile read
+    # a little off the row and turned 4 degrees, and one more whose pair with the first leaves room for two
+    double = _seen(15, 0, 90)
+    first, off, last = _seen(0, 0, 0), _seen(30, 3.0, 4), _seen(60, 0, 0)
+    found = gaps([first, last, off], 2, 0.15, np.radians(15), 2.0)
+    assert any(geo.iou(q, double) > 0.75 for q in found)

@@ -9,7 +9,8 @@ square on to the corners the first look found (unless the first saw it square on
 or for a second outline of a face it was surer of); ``plane`` predicts the outline a tile has at a place
 from the faces read surely around it, and a face read with doubt far from that outline is looked at again
 through it (and, where its pips are in doubt, through it moved and turned); where two tiles in a row leave
-room for a tile between them and none was read, the reader looks there too. This module ties them
+room for a tile between them and none was read, or where the detector proposed a tile but every look
+there went to a neighbour, the reader looks there too. This module ties them
 together: it drops what is not a whole tile, names tiles cut off by the photo's border in a warning, keeps
 one reading per face, and checks the result against the set (each tile once, no half above
 ``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if no

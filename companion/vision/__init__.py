@@ -246,16 +246,18 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     whole tiles end to end or side by side with room for one or two more (``plane.gaps``), where no whole
     tile was read, a look through the outline the two predict; at each of the ``orphans`` (outlines of
     candidates left unread, see ``_orphans``), a look through the outline the faces read surely predict there
-    along it. A look that is a whole tile, sure of its pips (these looks are guesses), settled, and of a tile's
-    shape there (its fit to the plane's prediction at least ``profile.gap_fit``) is a face the detector or
-    the reader missed if it lies on no other tile; if it lies on one face only, and that face fits the plane
-    worse by ``profile.fit_margin`` and is less sure of its pips, it replaces that face (an outline across
-    this tile and the next). ``profile.gap_most`` 0 turns these looks off."""
+    along it. A look that is a whole tile, sure of its pips (a gap is a guess; at an orphan, where the detector
+    saw a tile, at least ``profile.candidate_confidence``), settled, and of a tile's shape there (its fit to
+    the plane's prediction at least ``profile.gap_fit``) is a face the detector or the reader missed if it
+    lies on no other tile; if it lies on one face only, and that face fits the plane worse by
+    ``profile.fit_margin`` and is less sure of its pips, it replaces that face (an outline across this tile
+    and the next). ``profile.gap_most`` 0 turns these looks off."""
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
     sure, _, _ = _judged(faces, profile)
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
+    guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     places.extend(o for o in (expected_outline(quad, sure, profile.tile_aspect) for quad in orphans) if o is not None)
 
     def fit(face: FaceReading) -> float:
@@ -263,10 +265,12 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         return 0.0 if outline is None else geo.iou(face.corners, outline)
 
     found = list(faces)
-    for face in read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []:
+    looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
+    for n, face in enumerate(looks):
         confidence = count_pips(face, profile).confidence
         if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
-                confidence < profile.doubt_below or fit(face) < profile.gap_fit:
+                confidence < (profile.doubt_below if n < guesses else profile.candidate_confidence) or \
+                fit(face) < profile.gap_fit:
             continue
         under = [k for k, other in enumerate(found) if other.tile_score >= profile.tile_threshold
                  and geo.overlap(face.corners, other.corners) > profile.same_face_overlap]

@@ -101,6 +101,7 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"shift_along": -0.25}, "shift_along"), ({"fit_margin": 1.5}, "fit_margin"),
                                          ({"settled_px": -1}, "settled_px"), ({"gap_slack": 0.5}, "gap_slack"),
                                          ({"gap_fit": 1.2}, "gap_fit"),
+                                         ({"candidate_confidence": -0.1}, "candidate_confidence"),
                                          ({"impossible_confidence": 0.6}, "impossible_confidence")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):

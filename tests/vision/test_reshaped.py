@@ -139,6 +139,22 @@ def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_pl
     assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
 
 
+def test_where_the_detector_saw_a_tile_a_look_read_with_doubt_is_kept_but_not_in_a_gap(monkeypatch):
+    def doubtful(pyramid, quads, profile, floor=None):  # every look finds the 460 tile, its pips in doubt
+        return [FaceReading(MISSED, 0.99, ((Peak(0.97, 0.25),) * 4, (Peak(0.97, 0.25),) * 4 + (Peak(0.3, 0.3),)),
+                            0.0, 1.0) for _ in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", doubtful)
+    confidence = vision.count_pips(doubtful(None, [MISSED], None)[0], Profile()).confidence
+    assert Profile().candidate_confidence <= confidence < Profile().doubt_below
+    faces = _faces()[:-1]
+    orphan = geo.quad_of((470, 290), 0.1, 1.4 * LENGTH, 1.3 * WIDTH)
+    assert np.allclose(vision._filled(None, faces, [orphan], Profile())[-1].corners, MISSED)
+    assert len(vision._filled(None, faces, [orphan], Profile(candidate_confidence=0.5))) == len(faces)
+    row = faces + [_sure(_tile(620, 300), (6, 6))]  # a gap at 460, and no candidate there
+    assert len(vision._filled(None, row, [], Profile())) == len(row)
+
+
 def test_a_face_across_two_tiles_gives_way_to_a_look_that_fits_a_tile(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", _reader())
     straddle = _across_two()  # (in doubt, but suppose the moved looks had not found the 460 tile)

@@ -175,7 +175,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     sure, doubtful, unsure_pips = _judged(faces, profile)
 
     def fit(face: FaceReading) -> float:
-        return geo.iou(face.corners, expected_outline(face.corners, sure, profile.tile_aspect))
+        return _plane_fit(face, sure, profile)
 
     looks: list[tuple[int, np.ndarray, float]] = []  # (face, outline to look through, fit margin)
     best: dict[int, tuple[FaceReading, float]] = {}  # face -> the best reading so far and its fit
@@ -209,6 +209,13 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     for k, (face, _) in best.items():
         faces[k] = face
     return faces
+
+
+def _plane_fit(face: FaceReading, sure: list[np.ndarray], profile: Profile) -> float:
+    """How well ``face`` has a tile's shape at its place: its IoU with the outline the ``sure`` faces predict
+    there (0 where they predict none)."""
+    outline = expected_outline(face.corners, sure, profile.tile_aspect)
+    return 0.0 if outline is None else geo.iou(face.corners, outline)
 
 
 def _judged(faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray], list[int], set[int]]:
@@ -261,8 +268,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     places.extend(o for o in (expected_outline(quad, sure, profile.tile_aspect) for quad in orphans) if o is not None)
 
     def fit(face: FaceReading) -> float:
-        outline = expected_outline(face.corners, sure, profile.tile_aspect)
-        return 0.0 if outline is None else geo.iou(face.corners, outline)
+        return _plane_fit(face, sure, profile)
 
     found = list(faces)
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []

@@ -56,9 +56,8 @@ from companion.vision.junctions import (  # noqa: E402
     JunctionConfig,
     JunctionKind,
     find_holes,
-    find_junctions,
     in_doubt,
-    prune_loops,
+    line_of_play,
 )
 from companion.vision.profile import Profile  # noqa: E402
 
@@ -75,7 +74,7 @@ class VerdictError(ValueError):
 
 @dataclass(frozen=True)
 class ReadTile:
-    """One tile of a scan object: what ``find_junctions`` needs, plus the reading's confidence."""
+    """One tile of a scan object: what ``line_of_play`` needs, plus the reading's confidence."""
 
     pips: tuple[int, int]
     corners: np.ndarray
@@ -125,7 +124,7 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
     that makes its junctions match, the same tiles still meet, and no other tile holds it; the least sure
     first. Each such tile is named in a note, with what it was read as, so that a person checks it."""
     tiles = list(tiles)
-    junctions, _ = prune_loops(find_junctions(tiles, config), config)
+    junctions, _ = line_of_play(tiles, config)
     notes = []
     on_mismatch = {index for junction in junctions if not junction.ok for index in junction.tiles}
     for index in sorted(on_mismatch, key=lambda k: tiles[k].confidence):
@@ -137,7 +136,7 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
             if tuple(sorted(pips)) in held:
                 continue
             trial = tiles[:index] + [replace(tile, pips=pips, others=())] + tiles[index + 1:]
-            again, _ = prune_loops(find_junctions(trial, config), config)
+            again, _ = line_of_play(trial, config)
             if [j.tiles for j in again] != [j.tiles for j in junctions] or \
                     not all(j.ok for j in again if index in j.tiles):
                 continue
@@ -152,7 +151,7 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
 def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dict:
     """Turn a ``companion scan`` object into a ``companion verify`` object."""
     tiles = read_tiles_of(scan)
-    junctions, strays = prune_loops(find_junctions(tiles, config), config)
+    junctions, strays = line_of_play(tiles, config)
     warnings = [str(w) for w in scan.get("warnings", [])]
     warnings += layout_warnings(tiles, junctions, config)
     warnings += [
@@ -258,6 +257,10 @@ def _doubts(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: Junc
         elif len(bad) >= 2:
             why[index] = f"it sits on {len(bad)} mismatched junctions; one wrong play breaks only one"
         for junction, side in meeting:
+            if junction.loose and not junction.ok:
+                why[index] = (f"it lies against tile {junction.tiles[1 - side] + 1} only loosely, askew or apart: "
+                              "the two may not be joined, or an outline is misplaced")
+        for junction, side in meeting:
             other = junction.tiles[1 - side]
             if junction.kind is JunctionKind.CROSSWISE and not junction.by_end[side] and a != b:
                 # only a double is laid crosswise: it is misread, or the two lie against each other unjoined
@@ -335,7 +338,7 @@ def annotate(image_bgr: np.ndarray, verdict: dict, *, config: JunctionConfig = J
         raise VerdictError(f"annotate needs a BGR image (H x W x 3), got {getattr(image_bgr, 'shape', image_bgr)!r}")
     out = image_bgr.copy()
     tiles = read_tiles_of(verdict)
-    junctions, strays = prune_loops(find_junctions(tiles, config), config)
+    junctions, strays = line_of_play(tiles, config)
     doubtful = _doubtful_on_mismatches(junctions, _doubts(tiles, junctions, config))
     touching = {index for junction in junctions for index in junction.tiles}
     loose = [index for index in range(len(tiles)) if index not in touching] if len(tiles) > 1 else []
@@ -398,7 +401,7 @@ def headline(verdict: dict, *, config: JunctionConfig = JunctionConfig()) -> tup
     before calling it a wrong play; or nothing mismatches, but a tile on a junction was hard to read),
     ``"illegal"`` or ``"none"`` (no junction found)."""
     tiles = read_tiles_of(verdict)
-    junctions, _ = prune_loops(find_junctions(tiles, config), config)
+    junctions, _ = line_of_play(tiles, config)
     doubtful = _doubtful_on_mismatches(junctions, _doubts(tiles, junctions, config))
     touching = {index for junction in junctions for index in junction.tiles}
     loose = [index for index in range(len(tiles)) if index not in touching] if len(tiles) > 1 else []

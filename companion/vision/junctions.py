@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import enum
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, Sequence
 
 import numpy as np
@@ -91,6 +91,9 @@ class JunctionConfig:
     as ``max_gap``) are taken before looser ones of any kind. Tiles laid together lie within 0.03 and
     photo outlines fall short by up to a fifth of a width, while a stray contact between two arms lies
     wherever the arms happen to pass, often half a width apart.
+    ``loose_angle_deg``, ``loose_overlap``: a line of play is one piece, so a tile that touches no other
+    within the bounds above is joined by its best contact within these looser ones (an outline read a
+    little askew: a corner taken from the ground or a neighbour), to an end that touches nothing yet.
     ``hole_slack``: two free ends facing each other in line leave room for a missing tile when they lie
     one half-length apart (a double laid crosswise) or two (a tile laid end to end), give or take this
     many half-lengths; also the most the ends may lie off each other's axis, in widths.
@@ -99,6 +102,8 @@ class JunctionConfig:
     max_gap: float = 0.6
     max_angle_deg: float = 20.0
     min_overlap: float = 0.6
+    loose_angle_deg: float = 35.0
+    loose_overlap: float = 0.4
     crosswise_band: float = 0.15
     doubt_confidence: float = 0.5
     max_overlap: float = 0.15
@@ -110,6 +115,8 @@ class JunctionConfig:
             "max_gap": 0 < self.max_gap < 2,
             "max_angle_deg": 0 < self.max_angle_deg < 45,
             "min_overlap": 0 < self.min_overlap <= 1,
+            "loose_angle_deg": self.max_angle_deg <= self.loose_angle_deg < 45,
+            "loose_overlap": 0 < self.loose_overlap <= self.min_overlap,
             "crosswise_band": 0 <= self.crosswise_band < 0.25,
             "doubt_confidence": 0 <= self.doubt_confidence <= 1,
             "max_overlap": 0 < self.max_overlap < 1,
@@ -134,7 +141,8 @@ class Junction:
     the ``pips[0]`` half); for a crosswise tile the half reported is the one that disagrees, if any.
     ``pips``: the touching halves' values, in the order of ``tiles``. ``point``: the contact, xy pixels.
     ``gap``: how far apart they lie, in tile half-lengths (lower is a surer junction). ``by_end``:
-    whether each tile touches with one of its ends (rather than with a long side).
+    whether each tile touches with one of its ends (rather than with a long side). ``loose``: found only
+    within the looser bounds, for a tile that touched no other (see ``line_of_play``).
     """
 
     tiles: tuple[int, int]
@@ -145,6 +153,7 @@ class Junction:
     point: tuple[float, float] = field(compare=False)
     gap: float = field(compare=False, default=0.0)
     by_end: tuple[bool, bool] = field(compare=False, default=(True, True))
+    loose: bool = field(compare=False, default=False)
 
     def to_dict(self) -> dict:
         """The contract's junction object: ``{"tiles": [i, j], "pips": [a, b], "ok": bool}``."""
@@ -251,6 +260,45 @@ def prune_loops(junctions: Sequence[Junction], config: JunctionConfig = Junction
             parent[a] = b
             kept.append(junction)
     return tuple(sorted(kept, key=lambda j: j.tiles)), tuple(sorted(strays, key=lambda j: j.tiles))
+
+
+def line_of_play(tiles: Sequence[TileLike], config: JunctionConfig = JunctionConfig()
+                 ) -> tuple[tuple[Junction, ...], tuple[Junction, ...]]:
+    """``(junctions, strays)``: every contact (``find_junctions``) split by ``prune_loops``; then, as a line
+    of play is one piece, the parts it falls into are joined by their best contacts within
+    ``config.loose_angle_deg`` and ``config.loose_overlap`` (an end against an end or a side, neither end
+    touching anything yet), best first, while there are any."""
+    junctions, strays = prune_loops(find_junctions(tiles, config), config)
+    outlines = [_outline(index, tile) for index, tile in enumerate(tiles)]
+    pips = [_pips(index, tile) for index, tile in enumerate(tiles)]
+    loose = replace(config, max_angle_deg=config.loose_angle_deg, min_overlap=config.loose_overlap)
+    joined = list(junctions)
+    while True:
+        part = list(range(len(tiles)))
+
+        def root(index: int) -> int:
+            while part[index] != index:
+                index = part[index]
+            return index
+
+        for junction in joined:
+            part[root(junction.tiles[0])] = root(junction.tiles[1])
+        used = {(index, edge) for junction in joined for index, edge in _edges_of(junction)}
+        candidates = [
+            contact
+            for a in range(len(tiles)) for b in range(len(tiles)) if root(a) != root(b)
+            for edge in (0, 2)
+            for contact in _contacts(a, edge, outlines[a], b, outlines[b], loose)
+            if (contact.i, contact.edge_i) not in used and (contact.j, contact.edge) not in used
+        ]
+        if not candidates:
+            return tuple(sorted(joined, key=lambda j: j.tiles)), strays
+        joined.append(replace(_junction(max(candidates, key=lambda c: c.score), pips, config), loose=True))
+
+
+def _edges_of(junction: Junction) -> list[tuple[int, int]]:
+    """The (tile, edge) pairs a junction takes: an end's edge (0 or 2) for a tile touching by its end."""
+    return [(index, 2 * half) for index, half, end in zip(junction.tiles, junction.halves, junction.by_end) if end]
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from companion.vision.junctions import (
     TileOutlineError,
     find_holes,
     find_junctions,
+    line_of_play,
     prune_loops,
 )
 
@@ -164,6 +165,37 @@ def test_bad_outlines_are_refused_with_the_input_quoted():
 def test_config_out_of_range_is_refused():
     with pytest.raises(ValueError, match="max_gap"):
         JunctionConfig(max_gap=-1)
+    with pytest.raises(ValueError, match="loose_angle_deg"):
+        JunctionConfig(loose_angle_deg=10)
+    with pytest.raises(ValueError, match="loose_overlap"):
+        JunctionConfig(loose_overlap=0.8)
+
+
+def _askew(a: int, b: int, end: tuple[float, float], angle_deg: float) -> FakeTile:
+    """A tile whose ``a`` end's middle lies at ``end``, its axis turned ``angle_deg`` from +x."""
+    t = math.radians(angle_deg)
+    return tile(a, b, (end[0] + W * math.cos(t), end[1] + W * math.sin(t)), angle_deg)
+
+
+@pytest.mark.parametrize("more", [[], [tile(5, 3, (6 * W, 0), 0)]])
+def test_a_part_of_the_line_read_askew_joins_it_loosely(more):
+    # the third tile's outline is turned 28 degrees (a corner taken from the ground): too far for a junction,
+    # but a line of play is one piece, and this is the best contact of its part (a tile, or a tile and the next)
+    line = [tile(6, 4, (0, 0), 0), tile(4, 2, (2 * W, 0), 0), _askew(2, 5, (3 * W, 0), 28)]
+    if more:
+        more = [_askew(5, 3, tuple(line[2].corners[2:].mean(axis=0)), 28)]
+    assert [j.tiles for j in find_junctions(line + more)] == [(0, 1)] + ([(2, 3)] if more else [])
+    junctions, strays = line_of_play(line + more)
+    assert summary(junctions) == [((0, 1), (4, 4), "end-to-end", True), ((1, 2), (2, 2), "end-to-end", True)] + (
+        [((2, 3), (5, 5), "end-to-end", True)] if more else [])
+    assert [j.loose for j in junctions] == [False, True] + [False] * len(more) and strays == ()
+
+
+def test_no_loose_junction_across_a_gap_nor_for_a_tile_beside_the_line():
+    assert line_of_play([tile(6, 4, (0, 0), 0), tile(4, 2, (2 * W + W, 0), 0)]) == ((), ())
+    line = [tile(6, 4, (0, 0), 0), tile(4, 2, (2 * W, 0), 0)]
+    junctions, _ = line_of_play(line + [tile(1, 3, (2 * W, W), 5)])  # its side against the line's
+    assert [j.tiles for j in junctions] == [(0, 1)]
 
 
 def _layout() -> list[FakeTile]:

@@ -124,6 +124,18 @@ def test_annotate_refuses_a_grey_image():
         annotate(np.zeros((10, 10), np.uint8), verify_scan(scan()))
 
 
+def test_a_mismatch_met_only_loosely_names_its_tiles_in_doubt():
+    t = math.radians(28)
+    askew = tile(3, 5, (60 + 3 * W + 2 + W * math.cos(t), 150 + W * math.sin(t)), 28)  # turned, against tile 2
+    verdict = verify_scan(scan(*line((6, 4), (4, 2)), askew))
+    assert verdict["legal"] is False and verdict["junctions"][1] == {"tiles": [1, 2], "pips": [2, 3], "ok": False}
+    assert verdict["warnings"] == [
+        "tile 2 (4-2) is in doubt (it lies against tile 3 only loosely, askew or apart: the two may not be joined, "
+        "or an outline is misplaced); junction 2-3 may be misread",
+        "tile 3 (3-5) is in doubt (it lies against tile 2 only loosely, askew or apart: the two may not be joined, "
+        "or an outline is misplaced); junction 2-3 may be misread"]
+
+
 def test_two_separate_lines_are_named():
     upper = line((6, 4), (4, 2), y=60.0)
     lower = line((5, 5), (5, 1), y=200.0)

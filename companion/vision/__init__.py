@@ -9,12 +9,12 @@ square on to the corners the first look found (unless the first saw it square on
 or for a second outline of a face it was surer of); ``plane`` predicts the outline a tile has at a place
 from the faces read surely around it, and a face read with doubt far from that outline is looked at again
 through it (and, where its pips are in doubt, through it moved and turned); where two tiles in a row leave
-room for a tile between them and none was read, or where the detector proposed a tile but every look
-there went to a neighbour, the reader looks there too. This module ties them
-together: it drops what is not a whole tile, names tiles cut off by the photo's border in a warning, keeps
-one reading per face, and checks the result against the set (each tile once, no half above
-``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if no
-other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a lowered
+room for a tile between them and none was read, where a line of play may turn a corner at a tile not read,
+or where the detector proposed a tile but every look there went to a neighbour, the reader looks there
+too. This module ties them together: it drops what is not a whole tile, names tiles cut off by the photo's
+border in a warning, keeps one reading per face, and checks the result against the set (each tile once, no
+half above ``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading
+if no other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a lowered
 confidence.
 
 The networks are trained on synthetic photos (``calibration.training``); their weights ship as package data
@@ -44,7 +44,7 @@ from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
-from companion.vision.plane import expected_outline, gaps  # noqa: E402
+from companion.vision.plane import expected_outline, gaps, turns  # noqa: E402
 from companion.vision.read import Count, FaceReading, Pyramid, count_pips, read_faces, read_outlines  # noqa: E402
 
 __all__ = ["Profile", "Reading", "TileReading", "Faces", "VisionInputError", "read_tiles", "find_faces", "assemble",
@@ -249,14 +249,16 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
 
 def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray],
             profile: Profile) -> list[FaceReading]:
-    """``faces`` and the tiles found in the gaps of rows and where the reader lost a candidate: between two
-    whole tiles end to end or side by side with room for one or two more (``plane.gaps``), where no whole
-    tile was read, a look through the outline the two predict; at each of the ``orphans`` (outlines of
-    candidates left unread, see ``_orphans``), a look through the outline the faces read surely predict there
-    along it. A look that is a whole tile, sure of its pips (a gap is a guess; at an orphan, where the detector
-    saw a tile, at least ``profile.candidate_confidence``), settled, and of a tile's shape there (its fit to
-    the plane's prediction at least ``profile.gap_fit``) is a face the detector or the reader missed if it
-    lies on no other tile; if it lies on one face only, and that face fits the plane worse by
+    """``faces`` and the tiles found in the gaps of rows, where a line turns, and where the reader lost a
+    candidate: between two whole tiles end to end or side by side with room for one or two more
+    (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile beyond
+    a whole face's end where another lies against that place (``plane.turns``); at each of the ``orphans``
+    (outlines of candidates left unread, see ``_orphans``), a look through the outline the faces read surely
+    predict there along it. A look that is a whole tile, sure of its pips (a gap or a turn is a guess; at an
+    orphan, where the detector saw a tile, at least ``profile.candidate_confidence``), settled, and of a
+    tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``, at an orphan
+    ``profile.candidate_fit``) is a face the detector or the reader missed if it lies on no other tile; if it
+    lies on one face only, fits at least ``profile.candidate_fit``, and that face fits the plane worse by
     ``profile.fit_margin`` and is less sure of its pips, it replaces that face (an outline across this tile
     and the next). ``profile.gap_most`` 0 turns these looks off."""
     if not profile.gap_most:
@@ -264,6 +266,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
     sure, _, _ = _judged(faces, profile)
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
+    if profile.turn_touch:
+        places.extend(turns(whole, profile.turn_touch, profile.same_face_overlap, places))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     places.extend(o for o in (expected_outline(quad, sure, profile.tile_aspect) for quad in orphans) if o is not None)
 
@@ -274,16 +278,18 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
     for n, face in enumerate(looks):
         confidence = count_pips(face, profile).confidence
+        face_fit = fit(face)
         if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
                 confidence < (profile.doubt_below if n < guesses else profile.candidate_confidence) or \
-                fit(face) < profile.gap_fit:
+                face_fit < min(profile.gap_fit, profile.candidate_fit):
             continue
         under = [k for k, other in enumerate(found) if other.tile_score >= profile.tile_threshold
                  and geo.overlap(face.corners, other.corners) > profile.same_face_overlap]
-        if not under and not _on_another(face, -1, found, profile):
+        if not under and not _on_another(face, -1, found, profile) and \
+                face_fit >= (profile.gap_fit if n < guesses else profile.candidate_fit):
             found.append(face)
         elif len(under) == 1 and not _on_another(face, under[0], found, profile) and \
-                fit(found[under[0]]) + profile.fit_margin < fit(face) and \
+                face_fit >= profile.candidate_fit and fit(found[under[0]]) + profile.fit_margin < face_fit and \
                 count_pips(found[under[0]], profile).confidence < confidence:
             found[under[0]] = face
     return found

@@ -77,15 +77,19 @@ class Profile:
     shift_across: float = 0.5
     # between two whole tiles in a row (end to end or side by side, axes within ``gap_turn_deg``) with room for
     # 1 to ``gap_most`` tiles (give or take ``gap_slack`` of a tile) and no tile read there, a look through the
-    # outline they predict; a whole tile found there whose fit to the plane's prediction is at least ``gap_fit``
-    # is kept (0 looks in no gap, nor at lost candidates) if read surely, and one found where the detector saw
-    # a tile but every look went to a neighbour if its pips' confidence is at least ``candidate_confidence``
-    # (below ``doubt_below``: it is then read with doubt)
+    # outline they predict, and one a tile beyond a face's end where another face lies against that place's
+    # side or far end (within ``turn_touch`` of a width; 0 for none: a line of play turning a corner); a whole
+    # tile found there whose fit to the plane's prediction is at least ``gap_fit`` is kept (``gap_most`` 0
+    # looks in no gap, nor at lost candidates) if read surely; one found where the detector saw a tile but
+    # every look went to a neighbour if its fit is at least ``candidate_fit`` and its pips' confidence at least
+    # ``candidate_confidence`` (below ``doubt_below``: it is then read with doubt)
     gap_most: int = 2
     gap_slack: float = 0.15
     gap_turn_deg: float = 15.0
     gap_fit: float = 0.8
+    turn_touch: float = 0.15
     candidate_confidence: float = 0.3
+    candidate_fit: float = 0.6
     # a new look replaces the face if (among other things) its corners moved at most ``settled_px`` in its last
     # look (crop pixels) and it fits the prediction at its place better (IoU; a moved or turned look by
     # ``fit_margin``)
@@ -142,7 +146,8 @@ class Profile:
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "impossible_confidence",
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
-                    "shift_along", "shift_across", "fit_margin", "gap_fit", "candidate_confidence"):
+                    "shift_along", "shift_across", "fit_margin", "gap_fit", "turn_touch", "candidate_confidence",
+                    "candidate_fit"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

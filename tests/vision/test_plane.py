@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision import geometry as geo
-from companion.vision.plane import expected_outline, gaps
+from companion.vision.plane import expected_outline, gaps, turns
 
 # a camera looking at the table at a slant: a homography from the table (cm) to the photo (pixels)
 VIEW = np.array([[9.0, 1.5, 400.0], [0.5, 5.0, 300.0], [0.0, 0.004, 1.0]])
@@ -86,3 +86,17 @@ def test_a_crosswise_double_between_the_nearer_pair_wins_over_a_gap_of_a_farther
     first, off, last = _seen(0, 0, 0), _seen(30, 3.0, 4), _seen(60, 0, 0)
     found = gaps([first, last, off], 2, 0.15, np.radians(15), 2.0)
     assert any(geo.iou(q, double) > 0.75 for q in found)
+
+
+def test_the_tile_where_a_line_turns_is_a_place_to_look():
+    corner = _seen(40, 0, 0)  # missed: the row ends against it, and the next arm leaves from its side
+    row = [_seen(0, 0, 0), _seen(20, 0, 0)]
+    for other in (_seen(45, -15, 90), _seen(55, 5, 90)):  # an arm from its side; an arm its end lies against
+        places = turns(row + [other], 0.15, 0.3)
+        assert len(places) == 1 and geo.iou(places[0], corner) > 0.8
+
+
+def test_no_turn_beyond_the_ends_of_a_row_of_tiles_side_by_side_or_of_a_tile_that_ends_no_line():
+    assert turns([_seen(20, 0, 0), _seen(45, -15, 90)], 0.15, 0.3) == []  # two tiles of a hand
+    assert turns([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3) == []
+    assert turns([_seen(0, 0, 0), _seen(1, 10, 0), _seen(0, 20, 0)], 0.15, 0.3) == []  # ends a tenth of a width out

@@ -185,3 +185,29 @@ def test_a_candidate_left_unread_for_a_neighbours_first_look_is_read_after_all(m
     out = read.read_faces(None, frames, Profile())
     assert calls == [[0, 1, 2, 3], [1, 2]]  # frame 3 lies on the face read: not read again
     assert np.allclose(out[0].corners, a) and np.allclose(out[1].corners, b) and out[2] is None and out[3] is None
+
+
+def test_the_tile_where_a_line_turns_is_looked_for_there(monkeypatch):
+    row = [_sure(_tile(140, 300), (1, 1)), _sure(_tile(300, 300), (2, 1))]
+    arm = _sure(geo.quad_of((420, 180), np.pi / 2, LENGTH, WIDTH), (6, 5))  # leaves from MISSED's side
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # finds MISSED from a look near it, else ground
+        return [_sure(MISSED, (4, 5)) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(MISSED)) < 0.2 * LENGTH
+                else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    filled = vision._filled(None, row + [arm], [], Profile(turn_touch=0.15))
+    assert len(filled) == 4 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
+    assert len(vision._filled(None, row + [arm], [], Profile(turn_touch=0.0))) == 3
+
+
+def test_where_the_detector_saw_a_tile_a_look_of_a_looser_shape_is_kept(monkeypatch):
+    stretched = geo.quad_of((460, 300), 0.0, LENGTH, 1.4 * WIDTH)  # read too wide: it fits the plane's 0.7
+    monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+        _sure(stretched, (4, 5)) for _ in quads])
+    faces = _faces()[:-1]
+    orphan = geo.quad_of((470, 290), 0.1, 1.4 * LENGTH, 1.3 * WIDTH)
+    assert len(vision._filled(None, faces, [orphan], Profile(candidate_fit=0.6))) == len(faces) + 1
+    assert len(vision._filled(None, faces, [orphan], Profile(candidate_fit=0.8))) == len(faces)
+    row = faces + [_sure(_tile(620, 300), (6, 6))]  # a gap at 460, and no candidate there: gap_fit holds
+    assert len(vision._filled(None, row, [], Profile(candidate_fit=0.6))) == len(row)

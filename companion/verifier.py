@@ -11,15 +11,15 @@ Entry points:
   tile's outline and reading, and each junction marked green (halves match) or red (they do not);
   ``with_notes(picture, verdict)`` adds a band below it with the warnings (the ``--annotate`` file).
 - ``settled_by_line(tiles, settle_below, config) -> (tiles, notes)``: a tile read with doubt on a
-  mismatched junction takes its next reading where that makes its junctions match (``verify_image`` does
-  this before the check; a note names each such tile).
+  mismatched junction takes its next reading, or its ends the other way round, where that makes its
+  junctions match (``verify_image`` does this before the check; a note names each such tile).
 - ``headline(verdict) -> (text, kind)``: the verdict in one line for people, which says "legal" only
   when every tile was checked (the JSON's ``legal`` is true whenever no junction mismatches).
 
 The verdict: ``legal`` is true when every junction matches. A mismatch may be a wrong play or a misread
 tile; a warning names every tile in doubt (read with low confidence, read as a tile already seen in the
-photo, overlapping another tile, or sitting on two or more mismatched junctions) that sits on a
-mismatched junction, e.g. ``tile 3
+photo, overlapping another tile, sitting on two or more mismatched junctions, or meeting it only loosely)
+that sits on a mismatched junction, e.g. ``tile 3
 (5-2) is in doubt (read with confidence 0.41); junction 2-3 may be misread``. Tiles that touch nothing are named too, since a missed junction goes unchecked, and so are
 two tiles that lie against each other where the line of play (a tree) cannot join them, and two free
 ends that face each other with room for a tile between them (a double laid crosswise that the reader
@@ -120,9 +120,10 @@ def verify_image(image_bgr: np.ndarray, *, profile: Profile | None = None, file:
 def settled_by_line(tiles: list[TileReading], settle_below: float,
                     config: JunctionConfig = JunctionConfig()) -> tuple[list[TileReading], list[str]]:
     """A line of play is laid half to matching half: a tile read with doubt (less sure than
-    ``settle_below``) on a mismatched junction takes its next reading (a doubtful pip counted or not) where
-    that makes its junctions match, the same tiles still meet, and no other tile holds it; the least sure
-    first. Each such tile is named in a note, with what it was read as, so that a person checks it."""
+    ``settle_below``) on a mismatched junction takes its next reading (a doubtful pip counted or not), or
+    failing that its reading with the ends the other way round (the reader may take one end for the other),
+    where that makes its junctions match, the same tiles still meet, and no other tile holds it; the least
+    sure first. Each such tile is named in a note, with what it was read as, so that a person checks it."""
     tiles = list(tiles)
     junctions, _ = line_of_play(tiles, config)
     notes = []
@@ -132,7 +133,8 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
         if tile.confidence >= settle_below:
             continue
         held = {tuple(sorted(t.pips)) for k, t in enumerate(tiles) if k != index}
-        for pips, _ in tile.others:
+        turned = tile.pips[::-1]
+        for pips in [p for p, _ in tile.others] + ([turned] if turned != tile.pips else []):
             if tuple(sorted(pips)) in held:
                 continue
             trial = tiles[:index] + [replace(tile, pips=pips, others=())] + tiles[index + 1:]
@@ -140,9 +142,10 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
             if [j.tiles for j in again] != [j.tiles for j in junctions] or \
                     not all(j.ok for j in again if index in j.tiles):
                 continue
+            how = "with its ends the other way round" if pips == turned else f"as {_pair(pips)}, its next reading,"
             notes.append(f"tile {index + 1} is hard to read: it looks most like {_pair(tile.pips)} (confidence "
-                         f"{tile.confidence:.2f}), but as {_pair(pips)}, its next reading, every junction of it "
-                         "matches, so it is taken as that: check it")
+                         f"{tile.confidence:.2f}), but {how} every junction of it matches, so it is taken as "
+                         f"{_pair(pips)}: check it")
             tiles, junctions = trial, again
             break
     return tiles, notes

@@ -2,9 +2,10 @@
 
 Entry points: ``find_junctions(tiles, config=JunctionConfig()) -> tuple[Junction, ...]`` (every
 contact), ``prune_loops(junctions, config) -> (kept, strays)`` (the line of play is a tree: a contact that
-would close a loop is a stray, not a junction), ``in_doubt(confidence, config)``, ``find_holes(tiles,
-junctions, config) -> tuple[Hole, ...]`` (free ends that face each other across the room of a tile the
-reader did not find).
+would close a loop is a stray, not a junction), ``line_of_play(tiles, config) -> (junctions, strays)``
+(both, and the parts left apart joined by their best looser contacts: the line is one piece),
+``in_doubt(confidence, config)``, ``find_holes(tiles, junctions, config) -> tuple[Hole, ...]`` (free ends
+that face each other across the room of a tile the reader did not find).
 
 A *junction* is a place where the short edge (an *end*) of one tile lies against part of another tile:
 

@@ -222,7 +222,18 @@ def test_a_doubtful_tile_on_a_mismatch_takes_the_next_reading_that_matches_its_n
     assert settled[1].pips == (4, 2) and settled[1].confidence == 0.3  # still in doubt, so still named
     assert settled[0] is tiles[0] and settled[2] is tiles[2]
     assert notes == ["tile 2 is hard to read: it looks most like 5-2 (confidence 0.30), but as 4-2, its next "
-                     "reading, every junction of it matches, so it is taken as that: check it"]
+                     "reading, every junction of it matches, so it is taken as 4-2: check it"]
+
+
+def test_a_doubtful_tile_read_with_its_ends_swapped_is_turned_where_that_matches_its_neighbours():
+    first, middle, last = line((6, 4), (2, 4), (2, 1), confidences=[0.99, 0.3, 0.99])
+    tiles = [_reading(first), _reading(middle, [((1, 4), 0.3)]), _reading(last)]
+    settled, notes = settled_by_line(tiles, 0.5)
+    assert settled[1].pips == (4, 2) and notes == [
+        "tile 2 is hard to read: it looks most like 2-4 (confidence 0.30), but with its ends the other way round "
+        "every junction of it matches, so it is taken as 4-2: check it"]
+    sure = [_reading(first), _reading({**middle, "confidence": 0.9}), _reading(last)]
+    assert settled_by_line(sure, 0.5) == (sure, [])
 
 
 def test_a_sure_tile_a_tile_held_elsewhere_or_a_reading_that_breaks_another_junction_is_not_settled():

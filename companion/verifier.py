@@ -11,8 +11,9 @@ Entry points:
   tile's outline and reading, and each junction marked green (halves match) or red (they do not);
   ``with_notes(picture, verdict)`` adds a band below it with the warnings (the ``--annotate`` file).
 - ``settled_by_line(tiles, settle_below, config) -> (tiles, notes)``: a tile read with doubt on a
-  mismatched junction takes its next reading, or its ends the other way round, where that makes its
-  junctions match (``verify_image`` does this before the check; a note names each such tile).
+  mismatched junction takes its next reading (or the double a pip off, where it lies crosswise, or its
+  ends the other way round) where that makes its junctions match (``verify_image`` does this before the
+  check; a note names each such tile).
 - ``headline(verdict) -> (text, kind)``: the verdict in one line for people, which says "legal" only
   when every tile was checked (the JSON's ``legal`` is true whenever no junction mismatches).
 
@@ -120,10 +121,12 @@ def verify_image(image_bgr: np.ndarray, *, profile: Profile | None = None, file:
 def settled_by_line(tiles: list[TileReading], settle_below: float,
                     config: JunctionConfig = JunctionConfig()) -> tuple[list[TileReading], list[str]]:
     """A line of play is laid half to matching half: a tile read with doubt (less sure than
-    ``settle_below``) on a mismatched junction takes its next reading (a doubtful pip counted or not), or
-    failing that its reading with the ends the other way round (the reader may take one end for the other),
-    where that makes its junctions match, the same tiles still meet, and no other tile holds it; the least
-    sure first. Each such tile is named in a note, with what it was read as, so that a person checks it."""
+    ``settle_below``) on a mismatched junction takes its next reading (a doubtful pip counted or not); if
+    another tile's end lies against the middle of its side, a double a pip off (only a double is laid so);
+    or failing those its reading with the ends the other way round (the reader may take one end for the
+    other): the first where that makes its junctions match, the same tiles still meet, and no other tile
+    holds it; the least sure tile first. Each such tile is named in a note, with what it was read as, so
+    that a person checks it."""
     tiles = list(tiles)
     junctions, _ = line_of_play(tiles, config)
     notes = []
@@ -133,8 +136,13 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
         if tile.confidence >= settle_below:
             continue
         held = {tuple(sorted(t.pips)) for k, t in enumerate(tiles) if k != index}
-        turned = tile.pips[::-1]
-        for pips in [p for p, _ in tile.others] + ([turned] if turned != tile.pips else []):
+        a, b = tile.pips
+        turned = (b, a)
+        # only a double is laid crosswise: a tile with an end against the middle of its side, read a pip off one
+        crosswise = abs(a - b) == 1 and any(j.kind is JunctionKind.CROSSWISE and not j.by_end[j.tiles.index(index)]
+                                            for j in junctions if index in j.tiles)
+        doubles = [(a, a), (b, b)] if crosswise else []
+        for pips in [p for p, _ in tile.others] + doubles + ([turned] if a != b else []):
             if tuple(sorted(pips)) in held:
                 continue
             trial = tiles[:index] + [replace(tile, pips=pips, others=())] + tiles[index + 1:]
@@ -142,7 +150,9 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
             if [j.tiles for j in again] != [j.tiles for j in junctions] or \
                     not all(j.ok for j in again if index in j.tiles):
                 continue
-            how = "with its ends the other way round" if pips == turned else f"as {_pair(pips)}, its next reading,"
+            how = ("with its ends the other way round" if pips == turned else
+                   f"as the double {_pair(pips)} (only a double is laid crosswise)" if pips in doubles else
+                   f"as {_pair(pips)}, its next reading,")
             notes.append(f"tile {index + 1} is hard to read: it looks most like {_pair(tile.pips)} (confidence "
                          f"{tile.confidence:.2f}), but {how} every junction of it matches, so it is taken as "
                          f"{_pair(pips)}: check it")

@@ -236,6 +236,19 @@ def test_a_doubtful_tile_read_with_its_ends_swapped_is_turned_where_that_matches
     assert settled_by_line(sure, 0.5) == (sure, [])
 
 
+def test_a_doubtful_tile_laid_crosswise_may_be_the_double_a_pip_off_its_reading():
+    end = tile(6, 4, (60, 150), 0)
+    crosswise = {**tile(4, 3, (60 + 1.5 * W + 2, 150), 90), "confidence": 0.3}
+    settled, notes = settled_by_line([_reading(end), _reading(crosswise)], 0.5)
+    assert settled[1].pips == (4, 4) and notes == [
+        "tile 2 is hard to read: it looks most like 4-3 (confidence 0.30), but as the double 4-4 (only a double is "
+        "laid crosswise) every junction of it matches, so it is taken as 4-4: check it"]
+    two_off = {**crosswise, "pips": [4, 2]}  # not a pip off: left as read
+    assert settled_by_line([_reading(end), _reading(two_off)], 0.5)[0][1].pips == (4, 2)
+    in_line = [_reading(t) for t in line((6, 4), (3, 4), confidences=[0.99, 0.3])]  # end to end: no double assumed
+    assert settled_by_line(in_line, 0.5)[0][1].pips == (4, 3)
+
+
 def test_a_sure_tile_a_tile_held_elsewhere_or_a_reading_that_breaks_another_junction_is_not_settled():
     first, middle, last = line((6, 4), (5, 2), (2, 1), confidences=[0.99, 0.3, 0.99])
     sure = [_reading(first), _reading({**middle, "confidence": 0.9}, [((4, 2), 0.3)]), _reading(last)]

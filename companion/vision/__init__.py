@@ -398,7 +398,8 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
     look too large; for the floor the plane is fitted without the marks (``_without_marks``). A face is
     judged only against a sure prediction: where the others lie nearly on one line (a line of play), the
     plane across it is a guess, so a tile off the line is not judged too large, and judged too small only
-    where it is below ``size_floor`` of every other tile."""
+    where it is below ``size_floor`` of every other tile; nor is a face judged too small by a plane that one
+    other face decides (the floor takes the lowest prediction without any one of them)."""
     if len(kept) <= profile.size_fit_min:
         return kept, []
     places = np.array([np.append(geo.centre_of(f.corners), 1.0) for f, _ in kept])
@@ -422,7 +423,15 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
             residual = sizes[rest] - places[rest] @ plane
             sigma = max(float(np.sqrt(residual @ residual / max(int(rest.sum()) - 3, 1))),
                         profile.size_noise * float(sizes[rest].mean()))
-            leverage = float(places[i] @ np.linalg.pinv(places[rest].T @ places[rest]) @ places[i])
+            spread = np.linalg.pinv(places[rest].T @ places[rest])
+            leverage = float(places[i] @ spread @ places[i])
+            if not larger:  # nor may one face drop a tile (a crosswise double alone can fix the slope across a
+                # line of play): the lowest prediction without any one of them (Sherman-Morrison), none (-inf)
+                # without one that alone fixes a direction
+                own = np.einsum("ij,jk,ik->i", places[rest], spread, places[rest])
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    without = expected - (places[rest] @ spread @ places[i]) * residual / (1 - own)
+                expected = min(expected, float(np.where(1 - own > 1e-9, without, -np.inf).min()))
             margin = 2 * sigma * np.sqrt(leverage)
             if expected <= 0 or margin > bound * expected:
                 if not larger:  # no sure plane: a mark is still smaller than every tile by the floor

@@ -86,3 +86,16 @@ def test_marks_off_a_row_of_tiles_are_dropped_and_a_far_tile_off_it_is_kept():
     far = _face(500, 150, 260, pips=(6, 6))
     reading = assemble(Faces(row + marks + [far], 2000, 1200), Profile())
     assert sorted(t.pips for t in reading.tiles) == sorted([(k, 5) for k in range(5)] + [(6, 6)])
+
+
+def test_no_one_face_drops_a_tile_off_a_line_of_play():
+    # a line of play (9081 of the tuning photos): the logo double's outline, read too narrow and a little off
+    # the line, alone fixed the slope of sizes across it, and the 1-0 turned off the line at its far end
+    # looked too small for its place
+    line = [(555, 567, 76, 141, 78), (666, 539, -16, 154, 69), (779, 510, 71, 139, 78), (886, 480, -14, 147, 68),
+            (1166, 404, -16, 140, 68), (439, 599, -15, 162, 70), (205, 663, -15, 169, 73), (314, 618, -95, 147, 46),
+            (1250, 490, 62, 147, 72), (1028, 442, -14, 144, 68)]
+    faces = [FaceReading(geo.quad_of((x, y), np.radians(turn), length, width), 0.99,
+                         ((Peak(0.95, 0.3),) * (k % 7), (Peak(0.95, 0.3),)), 0.0)
+             for k, (x, y, turn, length, width) in enumerate(line)]
+    assert len(assemble(Faces(faces, 1440, 1080), Profile()).tiles) == 10

@@ -88,6 +88,9 @@ def _centre(corners) -> np.ndarray:
     return np.asarray(corners, float).mean(axis=0)
 
 
+BIG_PIXELS = 10_000_000  # a 12 MP phone photo, the speed target's size
+
+
 def _timed(fn, *args, **kwargs):
     t0 = time.perf_counter()
     out = fn(*args, **kwargs)
@@ -172,6 +175,14 @@ def run_one(data: bytes | Path, label: dict, name: str, profile) -> PhotoResult:
         _, decode_ms = _timed(load_photo, data)
     except ValueError:
         decode_ms = float("nan")
+    if scan.get("width", 0) * scan.get("height", 0) >= BIG_PIXELS and decode_ms == decode_ms:
+        # the speed target's photos: one timing of each swings by a fifth on a busy machine, so both are
+        # timed twice more, in turn, and each takes its median
+        scans, decodes = [scan_ms], [decode_ms]
+        for _ in range(2):
+            decodes.append(_timed(load_photo, data)[1])
+            scans.append(_timed(scan_photo, data, profile=profile, name=name)[1])
+        scan_ms, decode_ms = float(np.median(scans)), float(np.median(decodes))
     res = compare(label, scan, name)
     res.scan_ms, res.decode_ms = scan_ms, decode_ms
     res.width, res.height = scan.get("width", 0), scan.get("height", 0)
@@ -356,10 +367,10 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(f"real photos: none at {args.real}")
     if args.fresh > 0:
         print("\n" + doubt_line(fresh, profile.doubt_below))
-    big = [r for r in everything if r.width * r.height >= 10_000_000 and r.error is None]
+    big = [r for r in everything if r.width * r.height >= BIG_PIXELS and r.error is None]
     if big:
         ratio = np.median([r.scan_ms / r.decode_ms for r in big])
-        print(f"\n12 MP photos ({len(big)}, {args.threads} thread{'s' if args.threads > 1 else ''}): "
+        print(f"\n12 MP photos ({len(big)}, {args.threads} thread{'s' if args.threads > 1 else ''}, each timed 3 times): "
               f"scan {np.median([r.scan_ms for r in big]):.0f} ms, decode {np.median([r.decode_ms for r in big]):.0f} ms "
               f"(medians); scan / decode {ratio:.2f} (median), {max(r.scan_ms / r.decode_ms for r in big):.2f} (worst)")
     print(f"(total {time.perf_counter() - t0:.0f} s)")

@@ -124,7 +124,7 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
     ``settle_below``) on a mismatched junction takes its next reading (a doubtful pip counted or not); if
     another tile's end lies against the middle of its side, a double a pip off (only a double is laid so);
     or failing those its reading with the ends the other way round (the reader may take one end for the
-    other): the first where that makes its junctions match, the same tiles still meet, and no other tile
+    other); or, where two or more of its junctions mismatch, what the tiles against it show: the first where that makes its junctions match, the same tiles still meet, and no other tile
     holds it; the least sure tile first. Each such tile is named in a note, with what it was read as, so
     that a person checks it."""
     tiles = list(tiles)
@@ -142,7 +142,8 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
         crosswise = abs(a - b) == 1 and any(j.kind is JunctionKind.CROSSWISE and not j.by_end[j.tiles.index(index)]
                                             for j in junctions if index in j.tiles)
         doubles = [(a, a), (b, b)] if crosswise else []
-        for pips in [p for p, _ in tile.others] + doubles + ([turned] if a != b else []):
+        shown = _shown_by_partners(index, tile.pips, junctions)
+        for pips in [p for p, _ in tile.others] + doubles + ([turned] if a != b else []) + shown:
             if tuple(sorted(pips)) in held:
                 continue
             trial = tiles[:index] + [replace(tile, pips=pips, others=())] + tiles[index + 1:]
@@ -152,6 +153,7 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
                 continue
             how = ("with its ends the other way round" if pips == turned else
                    f"as the double {_pair(pips)} (only a double is laid crosswise)" if pips in doubles else
+                   f"as {_pair(pips)}, what the tiles against it show," if pips in shown else
                    f"as {_pair(pips)}, its next reading,")
             notes.append(f"tile {index + 1} is hard to read: it looks most like {_pair(tile.pips)} (confidence "
                          f"{tile.confidence:.2f}), but {how} every junction of it matches, so it is taken as "
@@ -159,6 +161,27 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
             tiles, junctions = trial, again
             break
     return tiles, notes
+
+
+def _shown_by_partners(index: int, pips: tuple[int, int], junctions) -> list[tuple[int, int]]:
+    """The reading that the tiles against tile ``index`` give it (each touching half the value that meets
+    it), where two or more of its junctions mismatch: one wrong play breaks only the junction where it was
+    laid, while a misread tile breaks all of its own. None where they disagree."""
+    own = [j for j in junctions if index in j.tiles]
+    if sum(not j.ok for j in own) < 2:
+        return []
+    # read as a double, or lying with another tile against its side (only a double is laid so)
+    double = pips[0] == pips[1] or any(not j.by_end[j.tiles.index(index)] for j in own)
+    halves: dict[int, set[int]] = {}
+    for j in own:
+        me = j.tiles.index(index)
+        halves.setdefault(0 if double else j.halves[me], set()).add(j.pips[1 - me])
+    if any(len(values) > 1 for values in halves.values()):
+        return []
+    shown = {half: values.pop() for half, values in halves.items()}
+    if double:
+        return [(shown[0], shown[0])]
+    return [(shown.get(0, pips[0]), shown.get(1, pips[1]))]
 
 
 def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dict:

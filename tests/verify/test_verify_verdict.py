@@ -249,6 +249,21 @@ def test_a_doubtful_tile_laid_crosswise_may_be_the_double_a_pip_off_its_reading(
     assert settled_by_line(in_line, 0.5)[0][1].pips == (4, 3)
 
 
+def test_a_doubtful_tile_on_two_mismatches_takes_what_the_tiles_against_it_show():
+    double = [_reading(t) for t in line((6, 4), (3, 3), (4, 1), confidences=[0.99, 0.3, 0.99])]
+    settled, notes = settled_by_line(double, 0.5)
+    assert settled[1].pips == (4, 4) and notes == [
+        "tile 2 is hard to read: it looks most like 3-3 (confidence 0.30), but as 4-4, what the tiles against it "
+        "show, every junction of it matches, so it is taken as 4-4: check it"]
+    between = [_reading(t) for t in line((6, 4), (3, 1), (2, 5), confidences=[0.99, 0.3, 0.99])]
+    assert settled_by_line(between, 0.5)[0][1].pips == (4, 2)
+    # the tiles against a double disagree, or only one junction mismatches (a wrong play): left as read
+    disagree = [_reading(t) for t in line((6, 4), (3, 3), (5, 1), confidences=[0.99, 0.3, 0.99])]
+    assert settled_by_line(disagree, 0.5) == (disagree, [])
+    one = [_reading(t) for t in line((6, 4), (3, 1), (1, 5), confidences=[0.99, 0.3, 0.99])]
+    assert settled_by_line(one, 0.5) == (one, [])
+
+
 def test_a_sure_tile_a_tile_held_elsewhere_or_a_reading_that_breaks_another_junction_is_not_settled():
     first, middle, last = line((6, 4), (5, 2), (2, 1), confidences=[0.99, 0.3, 0.99])
     sure = [_reading(first), _reading({**middle, "confidence": 0.9}, [((4, 2), 0.3)]), _reading(last)]

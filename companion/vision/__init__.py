@@ -45,7 +45,7 @@ from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.plane import expected_outline, gaps, turns  # noqa: E402
-from companion.vision.read import Count, FaceReading, Pyramid, count_pips, read_faces, read_outlines  # noqa: E402
+from companion.vision.read import Count, FaceReading, Pyramid, count_pips, face_colour, read_faces, read_outlines  # noqa: E402
 
 __all__ = ["Profile", "Reading", "TileReading", "Faces", "VisionInputError", "read_tiles", "find_faces", "assemble",
            "hard_to_read", "NO_TILE_WARNING"]
@@ -158,7 +158,8 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _reshaped(pyramid, [f for f in read if f is not None], profile)
     faces = _filled(pyramid, faces, _orphans(frames, read, faces), profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
-    faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5) for f in faces]
+    faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5, colour=face_colour(pyramid, f.corners))
+             for f in faces]
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))
 
 
@@ -342,6 +343,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         logos = [fc for fc in kept if fc[1].pips == (0, 0)]
         surest = max(logos, key=lambda fc: fc[0].logo_score * fc[0].tile_score, default=None)
         kept = [fc for fc in kept if fc[1].pips != (0, 0) or fc is surest]
+    kept = _like_the_set(kept, profile)
 
     warnings = []
     for corners in cut:
@@ -455,6 +457,21 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
         keep[worst] = False
         too_large.append(kept[worst][0])
     return [k for k, ok in zip(kept, keep) if ok], too_large
+
+
+def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> list[tuple[FaceReading, Count]]:
+    """``kept`` without the faces read with doubt whose colour is far from the set's: the median colour of
+    the faces read surely (``colour_far``, ``colour_sure_min``). Only the colour (a*, b*) is compared, not its
+    lightness, which sun and shade change far more."""
+    def sure(face: FaceReading, count: Count) -> bool:
+        return min(count.confidence, face.tile_score) >= profile.doubt_below
+
+    colours = [f.colour[1:] for f, c in kept if sure(f, c) and f.colour is not None]
+    if len(colours) < profile.colour_sure_min:
+        return kept
+    set_colour = np.median(colours, axis=0)
+    return [(f, c) for f, c in kept if sure(f, c) or f.colour is None
+            or float(np.hypot(*(np.asarray(f.colour[1:]) - set_colour))) <= profile.colour_far]
 
 
 def _without_marks(places: np.ndarray, sizes: np.ndarray, use: np.ndarray, floor: float) -> np.ndarray:

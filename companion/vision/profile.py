@@ -109,6 +109,11 @@ class Profile:
     # margin: a face is judged too large only where the plane predicts its size surely)
     size_noise: float = 0.03
     size_fit_min: int = 5  # other faces needed to predict a face's size (fewer: no face is judged by its size)
+    # the tiles of a set are of one wood or plastic: a face read with doubt whose colour lies further than this
+    # (CIE a*b* units; of the tiles read right on the tuning photos, in sun and shade alike, 99% lie within 11) from the median colour of
+    # at least ``colour_sure_min`` faces read surely is no tile of the set (grass, a card, a blanket's print)
+    colour_far: float = 15.0
+    colour_sure_min: int = 3
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
     settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it
     # a reading the set cannot hold (a half above ``max_pips``, a tile twice) is at most this sure (below
@@ -171,6 +176,9 @@ class Profile:
             raise ProfileError(f"profile field 'tile_aspect' must be at least 1: {profile.tile_aspect!r}")
         if profile.size_ceiling < 1:
             raise ProfileError(f"profile field 'size_ceiling' must be at least 1: {profile.size_ceiling!r}")
+        if profile.colour_far <= 0 or profile.colour_sure_min < 1:
+            raise ProfileError("profile fields 'colour_far' and 'colour_sure_min' must be positive: "
+                               f"{profile.colour_far!r}, {profile.colour_sure_min!r}")
         if profile.size_fit_min < 4:
             raise ProfileError(f"profile field 'size_fit_min' must be at least 4 (a plane needs 3): "
                                f"{profile.size_fit_min!r}")

@@ -49,6 +49,7 @@ class FaceReading:
     peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]]  # each half's pip peaks, strongest first
     logo_score: float = 0.0  # 0..1: the reader's belief that this is a double-blank carrying a logo
     moved: float = 0.0  # how far (crop pixels) the last look's corners lay from where that look put them
+    colour: tuple[float, float, float] | None = None  # the face's median colour, CIE Lab (see ``face_colour``)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,20 @@ class Pyramid:
         while k > 0 and min(self.levels[0].shape[:2]) / 2 ** k < 16:
             k -= 1
         return geo.warp_crop(self.level(k), geo.scaled(matrix, 0.5 ** k))
+
+
+def face_colour(pyramid: Pyramid, corners: np.ndarray) -> tuple[float, float, float]:
+    """The median colour, as CIE L*a*b*, of the rim of the face inside ``corners``: a band from 1/25 to 1/8
+    of a tile width in from its outline, clear of the photo behind it and of the pips (which may cover half
+    of a face of a double-nine or double-twelve set): the wood or plastic of the tile."""
+    crop = pyramid.crop(geo.quad_to_crop(corners), geo.frame_of(corners)[2])
+    (x0, y0), (x1, y1) = geo.CANONICAL.min(axis=0).astype(int), geo.CANONICAL.max(axis=0).astype(int)
+    outer, inner = round(geo.FACE_W / 25), round(geo.FACE_W / 8)
+    rim = np.zeros(crop.shape[:2], bool)
+    rim[y0 + outer:y1 - outer, x0 + outer:x1 - outer] = True
+    rim[y0 + inner:y1 - inner, x0 + inner:x1 - inner] = False
+    lab = cv2.cvtColor(crop.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)[rim]
+    return tuple(float(v) for v in np.median(lab, axis=0))  # type: ignore[return-value]
 
 
 def _run(crops: list[np.ndarray], profile: Profile) -> tuple[np.ndarray, np.ndarray]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.vision import Faces, Profile, assemble
 from companion.vision import geometry as geo
 from companion.vision.read import FaceReading, Peak
@@ -30,3 +32,19 @@ def test_of_faces_taken_for_the_logo_tile_only_the_surest_is_kept():
     # a set without a logo keeps every plain double-blank (and warns of the same tile twice)
     plain = assemble(Faces(faces, 1100, 600), Profile(logo=False))
     assert sorted(t.pips for t in plain.tiles) == [(0, 0), (0, 0), (3, 2)] and plain.warnings
+
+
+def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
+    pine, shaded_pine, grass = (72.0, 6.0, 30.0), (38.0, 8.0, 24.0), (55.0, -28.0, 40.0)
+    doubtful = (tuple([Peak(0.95, 0.3)] * 2), (Peak(0.95, 0.3), Peak(0.55, 0.3)))  # its second half 1 or 2
+
+    def face(x, colour, halves=None):
+        return replace(_face(x, (3, 2), 0.99), colour=colour, **({"peaks": halves} if halves else {}))
+
+    sure = [face(150 + 250 * k, pine) for k in range(3)]
+    read = assemble(Faces(sure + [face(900, grass, doubtful), face(1150, shaded_pine, doubtful)], 1400, 600),
+                    Profile()).tiles
+    assert [round(t.corners[:, 0].mean()) for t in read] == [150, 400, 650, 1150]  # the shade is no other colour
+    # a face read surely stays whatever its colour; with fewer sure faces than colour_sure_min, no colour is known
+    assert len(assemble(Faces(sure + [face(900, grass)], 1400, 600), Profile()).tiles) == 4
+    assert len(assemble(Faces(sure[:2] + [face(900, grass, doubtful)], 1400, 600), Profile()).tiles) == 3

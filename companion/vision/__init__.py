@@ -158,7 +158,8 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _reshaped(pyramid, [f for f in read if f is not None], profile)
     faces = _filled(pyramid, faces, _orphans(frames, read, faces), profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
-    faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5, colour=face_colour(pyramid, f.corners))
+    faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5,
+                     colour=face_colour(pyramid, f.corners) if f.tile_score >= profile.tile_threshold else None)
              for f in faces]
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))
 

@@ -30,6 +30,7 @@ from companion.vision.nets import blob, network, sigmoid
 from companion.vision.profile import Profile
 
 STRIDE = 2  # the reader's maps are half the crop's size
+COLOUR_SIZE = (64, 32)  # a face is sampled for its colour at this size (pixels, length and width)
 MID_X = geo.CROP_W / 2
 FIRST_BATCH = 8  # first looks, best candidates first: a later guess inside a face already read is skipped
 
@@ -82,13 +83,16 @@ def face_colour(pyramid: Pyramid, corners: np.ndarray) -> tuple[float, float, fl
     """The median colour, as CIE L*a*b*, of the rim of the face inside ``corners``: a band from 1/25 to 1/8
     of a tile width in from its outline, clear of the photo behind it and of the pips (which may cover half
     of a face of a double-nine or double-twelve set): the wood or plastic of the tile."""
-    crop = pyramid.crop(geo.quad_to_crop(corners), geo.frame_of(corners)[2])
-    (x0, y0), (x1, y1) = geo.CANONICAL.min(axis=0).astype(int), geo.CANONICAL.max(axis=0).astype(int)
-    outer, inner = round(geo.FACE_W / 25), round(geo.FACE_W / 8)
-    rim = np.zeros(crop.shape[:2], bool)
-    rim[y0 + outer:y1 - outer, x0 + outer:x1 - outer] = True
-    rim[y0 + inner:y1 - inner, x0 + inner:x1 - inner] = False
-    lab = cv2.cvtColor(crop.astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)[rim]
+    length, width = COLOUR_SIZE
+    level = geo.source_level(geo.frame_of(corners)[2] * geo.FACE_L / length, pyramid.most)
+    rect = np.float32([[0, width], [0, 0], [length, 0], [length, width]])  # clockwise, [0]-[1] an end
+    matrix = cv2.getPerspectiveTransform(((np.asarray(corners) + 0.5) / 2 ** level - 0.5).astype(np.float32), rect)
+    face = cv2.warpPerspective(pyramid.level(level), matrix, (length, width), flags=cv2.INTER_LINEAR)
+    outer, inner = round(width / 25), round(width / 8)
+    rim = np.zeros((width, length), bool)
+    rim[outer:width - outer, outer:length - outer] = True
+    rim[inner:width - inner, inner:length - inner] = False
+    lab = cv2.cvtColor(face[rim][None].astype(np.float32) / 255.0, cv2.COLOR_BGR2LAB)[0]
     return tuple(float(v) for v in np.median(lab, axis=0))  # type: ignore[return-value]
 
 

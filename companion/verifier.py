@@ -124,8 +124,9 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
     ``settle_below``) on a mismatched junction takes its next reading (a doubtful pip counted or not); if
     another tile's end lies against the middle of its side, a double a pip off (only a double is laid so);
     or failing those its reading with the ends the other way round (the reader may take one end for the
-    other); or, where two or more of its junctions mismatch, what the tiles against it show: the first where that makes its junctions match, the same tiles still meet, and no other tile
-    holds it; the least sure tile first. Each such tile is named in a note, with what it was read as, so
+    other); or, where two or more of its junctions mismatch, what the tiles against it show: the first where
+    that makes its junctions match, the same tiles still meet, and no other tile holds it; the least sure
+    tile first. Each such tile is named in a note, with what it was read as, so
     that a person checks it."""
     tiles = list(tiles)
     junctions, _ = line_of_play(tiles, config)

@@ -45,7 +45,8 @@ from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.plane import expected_outline, gaps, turns  # noqa: E402
-from companion.vision.read import Count, FaceReading, Pyramid, count_pips, face_colour, read_faces, read_outlines  # noqa: E402
+from companion.vision.read import (  # noqa: E402
+    Count, FaceReading, Pyramid, count_pips, face_colour, read_faces, read_outlines)
 
 __all__ = ["Profile", "Reading", "TileReading", "Faces", "VisionInputError", "read_tiles", "find_faces", "assemble",
            "hard_to_read", "NO_TILE_WARNING"]

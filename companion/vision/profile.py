@@ -52,6 +52,12 @@ class Profile:
     logo_threshold: float = 0.5  # the reader's belief that a face is the logo tile, at least (with ``logo``)
     pip_margin: float = 0.12  # pips are counted up to this far beyond the face's outline (tile widths)
     pip_mid_band: float = 0.08  # a pip this close to the middle line could be either half's (tile widths)
+    # the pips of each face of a double-six set lie symmetric about the middle of its half: a count whose pips
+    # lie further than this from that (tile widths) is at most ``asymmetric_confidence`` sure (double-six only).
+    # A pip lost from a face leaves its mirror image a pip's spacing (0.25 tile widths or more) from any pip;
+    # of the tiles read right on the tuning photos, 99% lie within 0.17
+    pip_symmetry: float = 0.2
+    asymmetric_confidence: float = 0.4
     aspect_min: float = 0.7  # a face's length / width: a tile seen at a slant, at least ...
     aspect_max: float = 6.0  # ... and at most (a far tile of a steep photo, seen nearly edge on)
     # the reader's corners are its maps' highest peaks, unless those are further than this from a parallelogram
@@ -153,7 +159,7 @@ class Profile:
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "impossible_confidence",
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "turn_touch", "candidate_confidence",
-                    "candidate_fit"):
+                    "candidate_fit", "asymmetric_confidence"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
@@ -183,7 +189,7 @@ class Profile:
         if profile.size_fit_min < 4:
             raise ProfileError(f"profile field 'size_fit_min' must be at least 4 (a plane needs 3): "
                                f"{profile.size_fit_min!r}")
-        for key in ("square_on_px", "corner_skew"):
+        for key in ("square_on_px", "corner_skew", "pip_symmetry"):
             if getattr(profile, key) < 0:
                 raise ProfileError(f"profile field {key!r} must not be negative: {getattr(profile, key)!r}")
         for key in ("detector", "reader"):

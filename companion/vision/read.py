@@ -32,6 +32,7 @@ from companion.vision.profile import Profile
 STRIDE = 2  # the reader's maps are half the crop's size
 COLOUR_SIZE = (64, 32)  # a face is sampled for its colour at this size (pixels, length and width)
 MID_X = geo.CROP_W / 2
+MID_Y = float(geo.CANONICAL[:, 1].mean())  # the face's long axis in the crop
 FIRST_BATCH = 8  # first looks, best candidates first: a later guess inside a face already read is skipped
 
 
@@ -41,6 +42,7 @@ class Peak:
 
     heat: float
     from_middle: float
+    across: float = 0.0  # its distance from the face's long axis (tile widths, signed)
 
 
 @dataclass(frozen=True)
@@ -199,8 +201,8 @@ def _peaks(heat: np.ndarray, profile: Profile,
     halves = []
     for half in (0, 1):
         side = on_face & ((xs < MID_X) if half == 0 else (xs >= MID_X))
-        found_peaks = [Peak(float(heat[r, c]), float(abs(x - MID_X) / geo.FACE_W))
-                       for r, c, x in zip(rows[side], cols[side], xs[side])]
+        found_peaks = [Peak(float(heat[r, c]), float(abs(x - MID_X) / geo.FACE_W), float((y - MID_Y) / geo.FACE_W))
+                       for r, c, x, y in zip(rows[side], cols[side], xs[side], ys[side])]
         halves.append(tuple(sorted(found_peaks, key=lambda p: -p.heat)))
     return halves[0], halves[1]
 
@@ -222,13 +224,28 @@ def count_pips(face: FaceReading, profile: Profile) -> Count:
         conf = float(np.clip(1.0 - 2.0 * max(1.0 - weakest, strongest), 0.0, 1.0))
         if counted:
             conf = min(conf, float(np.clip(min(p.from_middle for p in counted) / profile.pip_mid_band, 0, 1)))
+        # the next reading: a pip more where a peak left out is stronger than the faintest counted is weak
+        fewer, more = max(0, len(counted) - 1), len(counted) + 1
+        near = [more, fewer] if 1.0 - weakest < strongest else [fewer, more]
+        asymmetric = profile.max_pips == 6 and _asymmetry(counted) > profile.pip_symmetry
+        if asymmetric:  # a pip lost (to glare, a shadow) or a stray one: either next reading
+            conf = min(conf, profile.asymmetric_confidence)
         counts.append(len(counted))
         confs.append(conf)
-        nexts.append(len(counted) + 1 if 1.0 - weakest < strongest else max(0, len(counted) - 1))
+        nexts.append(near[:2 if asymmetric else 1])
     pips = (counts[0], counts[1])
-    others = [((nexts[0], pips[1]) if k == 0 else (pips[0], nexts[1]), confs[k]) for k in (0, 1) if confs[k] < 1.0]
+    others = [((n, pips[1]) if k == 0 else (pips[0], n), confs[k]) for k in (0, 1) if confs[k] < 1.0 for n in nexts[k]]
     others.sort(key=lambda o: o[1])
     return Count(pips, float(min(confs)), others)
+
+
+def _asymmetry(pips: list[Peak]) -> float:
+    """How far (tile widths) the pips of a half lie from symmetric about the middle of the half: the farthest
+    any pip's mirror image lies from a pip. Every face of a double-six set, 1 to 6, is symmetric so."""
+    if not pips:
+        return 0.0
+    at = np.array([(p.from_middle - 0.5, p.across) for p in pips])  # from the middle of the half (a square)
+    return float(np.linalg.norm(at[:, None, :] + at[None, :, :], axis=2).min(axis=1).max())
 
 
 def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, float]],

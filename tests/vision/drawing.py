@@ -45,3 +45,13 @@ def table(width: int = 640, height: int = 480, colour=(120, 110, 105)) -> np.nda
     img = np.full((height, width, 3), colour, np.uint8)
     noise = rng.normal(0, 4, img.shape)
     return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+def peaks(n: int, heat: float = 0.97, heats: tuple[float, ...] | None = None) -> tuple:
+    """The reader's pip peaks of a half showing ``n`` (``LAYOUTS``, a quarter tile width apart), strongest
+    first: each of heat ``heat``, or ``heats`` in turn."""
+    from companion.vision.read import Peak
+
+    heats = heats or (heat,) * n
+    return tuple(sorted((Peak(h, 0.5 + 0.25 * y, 0.25 * x) for h, (x, y) in zip(heats, LAYOUTS[n])),
+                        key=lambda p: -p.heat))

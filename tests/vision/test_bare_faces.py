@@ -6,11 +6,13 @@ from dataclasses import replace
 
 from companion.vision import Faces, Profile, assemble
 from companion.vision import geometry as geo
-from companion.vision.read import FaceReading, Peak
+from companion.vision.read import FaceReading
+
+from drawing import peaks
 
 
 def _face(x: float, pips: tuple[int, int], score: float, logo: float = 0.0) -> FaceReading:
-    halves = tuple(tuple([Peak(0.95, 0.3)] * n) for n in pips)
+    halves = tuple(peaks(n, 0.95) for n in pips)
     return FaceReading(geo.quad_of((x, 300), 0.0, 160, 80), score, halves, logo)
 
 
@@ -36,7 +38,7 @@ def test_of_faces_taken_for_the_logo_tile_only_the_surest_is_kept():
 
 def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
     pine, shaded_pine, grass = (72.0, 6.0, 30.0), (38.0, 8.0, 24.0), (55.0, -28.0, 40.0)
-    doubtful = (tuple([Peak(0.95, 0.3)] * 2), (Peak(0.95, 0.3), Peak(0.55, 0.3)))  # its second half 1 or 2
+    doubtful = (peaks(2, 0.95), peaks(2, heats=(0.95, 0.55)))  # its second half 1 or 2
 
     def face(x, colour, halves=None):
         return replace(_face(x, (3, 2), 0.99), colour=colour, **({"peaks": halves} if halves else {}))

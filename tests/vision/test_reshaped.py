@@ -12,11 +12,13 @@ from companion.vision import Profile
 from companion.vision import geometry as geo
 from companion.vision.read import FaceReading, Peak
 
+from drawing import peaks
+
 LENGTH, WIDTH = 160.0, 80.0
 
 
 def _sure(quad: np.ndarray, pips: tuple[int, int], moved: float = 0.5) -> FaceReading:
-    halves = tuple(tuple([Peak(0.97, 0.25)] * n) for n in pips)
+    halves = tuple(peaks(n) for n in pips)
     return FaceReading(quad, 0.99, halves, 0.0, moved)
 
 
@@ -33,7 +35,7 @@ def _across_two() -> FaceReading:
     each, counted with doubt."""
     quad = _tile(420, 300)
     quad[2] += (8.0, -14.0)
-    halves = ((Peak(0.97, 0.25), Peak(0.6, 0.3)), (Peak(0.97, 0.25),))
+    halves = (peaks(2, heats=(0.97, 0.6)), peaks(1))
     return FaceReading(quad, 0.95, halves, 0.0, 1.0)
 
 
@@ -69,7 +71,7 @@ def test_a_face_read_as_a_tile_another_face_holds_is_looked_at_again(monkeypatch
     # misread, and the outline the plane predicts there finds the 4-5
     short = MISSED.copy()
     short[2:, 0] -= 30
-    twice = FaceReading(short, 0.99, ((Peak(0.9, 0.25),) * 2, (Peak(0.9, 0.25),) * 2), 0.0, 1.0)
+    twice = FaceReading(short, 0.99, (peaks(2, 0.9), peaks(2, 0.9)), 0.0, 1.0)
     assert vision.count_pips(twice, Profile()).confidence > Profile().doubt_below
     faces = vision._reshaped(None, _faces()[:-1] + [twice], Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
@@ -141,7 +143,7 @@ def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_pl
 
 def test_where_the_detector_saw_a_tile_a_look_read_with_doubt_is_kept_but_not_in_a_gap(monkeypatch):
     def doubtful(pyramid, quads, profile, floor=None):  # every look finds the 460 tile, its pips in doubt
-        return [FaceReading(MISSED, 0.99, ((Peak(0.97, 0.25),) * 4, (Peak(0.97, 0.25),) * 4 + (Peak(0.3, 0.3),)),
+        return [FaceReading(MISSED, 0.99, (peaks(4), peaks(4) + (Peak(0.3, 0.3),)),
                             0.0, 1.0) for _ in quads]
 
     monkeypatch.setattr(vision, "read_outlines", doubtful)

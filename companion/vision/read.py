@@ -209,8 +209,8 @@ def _peaks(heat: np.ndarray, profile: Profile,
 
 def count_pips(face: FaceReading, profile: Profile) -> Count:
     """The pips of each half at ``profile.pip_threshold``, how sure that is, and the next readings: a half
-    is doubtful when a counted pip is faint, an uncounted peak off the middle line is strong, or a counted pip
-    lies on the middle line.
+    is doubtful when a counted pip is faint, an uncounted peak off the middle line is strong, a counted pip
+    lies on the middle line, or (in a double-six set) its pips lie askew of the middle of the half.
     In a set with a logo, a face the reader takes for the logo tile is the double-blank: its marks are no pips."""
     if profile.logo and face.logo_score >= profile.logo_threshold:
         return Count((0, 0), float(np.clip(2 * face.logo_score - 1, 0, 1)), [])

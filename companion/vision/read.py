@@ -88,7 +88,7 @@ def face_colour(pyramid: Pyramid, corners: np.ndarray) -> tuple[float, float, fl
     length, width = COLOUR_SIZE
     level = geo.source_level(geo.frame_of(corners)[2] * geo.FACE_L / length, pyramid.most)
     rect = np.float32([[0, width], [0, 0], [length, 0], [length, width]])  # clockwise, [0]-[1] an end
-    matrix = cv2.getPerspectiveTransform(((np.asarray(corners) + 0.5) / 2 ** level - 0.5).astype(np.float32), rect)
+    matrix = geo.scaled(cv2.getPerspectiveTransform(np.asarray(corners, np.float32), rect), 0.5 ** level)
     face = cv2.warpPerspective(pyramid.level(level), matrix, (length, width), flags=cv2.INTER_LINEAR)
     outer, inner = round(width / 25), round(width / 8)
     rim = np.zeros((width, length), bool)

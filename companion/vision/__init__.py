@@ -174,7 +174,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     across the face and so moved along (it took half a tile for a whole one). A new look replaces the face if
     it is a whole tile, surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
-    (intersection over union; a moved or turned look by ``profile.fit_margin``)."""
+    (intersection over union; a moved or turned look by ``profile.fit_margin``). In a set with a logo, a whole
+    face read as the logo tile is looked at the same way (through the prediction, moved and not) where its
+    outline is far from what the other sure faces predict (the reader often takes the round emblem on one
+    half for the face); a new look must still be the logo, and may take one look more to settle."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
 
     def fit(face: FaceReading) -> float:
@@ -198,14 +201,37 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         turned = expected_outline(np.roll(faces[k].corners, -1, axis=0), sure, profile.tile_aspect)
         looks.extend((k, moved, profile.fit_margin) for moved in [turned, *_moved(turned, profile.shift_along, 0.0)])
 
+    # the logo tile read as its round emblem alone: a whole face read as the logo where the other sure faces
+    # predict another outline is looked at through that outline, and through it moved along and across
+    logos: dict[int, list[np.ndarray]] = {}  # a logo face -> the other sure faces, which judge its fit
+    for k, face in enumerate(faces):
+        if not profile.logo or k in best or face.tile_score < profile.tile_threshold or \
+                face.logo_score < profile.logo_threshold:
+            continue
+        others = [q for q in sure if q is not face.corners]
+        outline = expected_outline(face.corners, others, profile.tile_aspect)
+        if outline is not None and geo.iou(face.corners, outline) < profile.shape_overlap:
+            logos[k] = others
+            best[k] = (face, geo.iou(face.corners, outline))
+            looks.extend((k, moved, profile.fit_margin)
+                         for moved in [outline, *_moved(outline, profile.shift_along, profile.shift_across)])
+
     # a look that is no whole tile is refused, and is not looked at again
     new = read_outlines(pyramid, [outline for _, outline, _ in looks], profile, floor=profile.tile_threshold)
     for (k, _, margin), face in zip(looks, new):
         held, held_fit = best[k]
-        if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
+        if k in logos:  # sure of its reading already: the look must still see the logo
+            if face.tile_score >= profile.tile_threshold and face.moved > profile.settled_px:
+                face = read_outlines(pyramid, [face.corners], profile, floor=profile.tile_threshold)[0]
+            if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
+                    face.logo_score < profile.logo_threshold:
+                continue
+            face_fit = _plane_fit(face, logos[k], profile)
+        elif face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
                 count_pips(face, profile).confidence <= count_pips(held, profile).confidence:
             continue
-        face_fit = fit(face)
+        else:
+            face_fit = fit(face)
         if face_fit > held_fit + margin and not _on_another(face, k, faces, profile):
             best[k] = (face, face_fit)
     faces = list(faces)

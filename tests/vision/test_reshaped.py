@@ -213,3 +213,35 @@ def test_where_the_detector_saw_a_tile_a_look_of_a_looser_shape_is_kept(monkeypa
     assert len(vision._filled(None, faces, [orphan], Profile(candidate_fit=0.8))) == len(faces)
     row = faces + [_sure(_tile(620, 300), (6, 6))]  # a gap at 460, and no candidate there: gap_fit holds
     assert len(vision._filled(None, row, [], Profile(candidate_fit=0.6))) == len(row)
+
+
+def _logo(quad: np.ndarray, moved: float = 1.0) -> FaceReading:
+    return FaceReading(quad, 0.99, ((), ()), 0.99, moved)
+
+
+def test_the_logo_read_as_its_emblem_alone_is_looked_at_through_the_whole_tile(monkeypatch):
+    emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)  # the 460 tile's far half, sure of the logo
+    looked = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # sees the logo tile from a look near it
+        looked.extend(quads)
+        return [_logo(MISSED) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(MISSED)) < 0.2 * LENGTH
+                else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(emblem)]
+    assert vision.count_pips(faces[-1], Profile()).confidence > Profile().doubt_below
+    assert np.allclose(vision._reshaped(None, faces, Profile())[-1].corners, MISSED)
+    # a set without a logo has no emblem to mistake; a logo face of a tile's shape is not looked at again
+    assert np.allclose(vision._reshaped(None, faces, Profile(logo=False))[-1].corners, emblem)
+    looked.clear()
+    vision._reshaped(None, [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(MISSED)], Profile())
+    assert looked == []
+
+
+def test_a_look_at_the_logo_that_sees_a_tile_with_pips_is_refused(monkeypatch):
+    emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)
+    monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+        _sure(MISSED, (4, 5)) for _ in quads])
+    faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(emblem)]
+    assert np.allclose(vision._reshaped(None, faces, Profile())[-1].corners, emblem)

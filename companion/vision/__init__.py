@@ -9,13 +9,13 @@ square on to the corners the first look found (unless the first saw it square on
 or for a second outline of a face it was surer of); ``plane`` predicts the outline a tile has at a place
 from the faces read surely around it, and a face read with doubt far from that outline is looked at again
 through it (and, where its pips are in doubt, through it moved and turned); where two tiles in a row leave
-room for a tile between them and none was read, where a line of play may turn a corner at a tile not read,
-or where the detector proposed a tile but every look there went to a neighbour, the reader looks there
-too. This module ties them together: it drops what is not a whole tile, names tiles cut off by the photo's
-border in a warning, keeps one reading per face, and checks the result against the set (each tile once, no
-half above ``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading
-if no other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a lowered
-confidence.
+room for a tile between them and none was read, one tile beyond the end of a line (it may go on, or turn
+a corner, at a tile not read), or where the detector proposed a tile but every look there went to a
+neighbour, the reader looks there too. This module ties them together: it drops what is not a whole
+tile, names tiles cut off by the photo's border in a warning, keeps one reading per face, and checks the
+result against the set (each tile once, no half above ``profile.max_pips``): where two faces read the
+same tile, the less sure takes its next reading if no other face holds it, and what still cannot be is
+reported in ``Reading.warnings`` with a lowered confidence.
 
 The networks are trained on synthetic photos (``calibration.training``); their weights ship as package data
 in ``models/`` and are the only files this package reads.
@@ -44,7 +44,7 @@ from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
-from companion.vision.plane import expected_outline, gaps, turns  # noqa: E402
+from companion.vision.plane import ends, expected_outline, gaps  # noqa: E402
 from companion.vision.read import (  # noqa: E402
     Count, FaceReading, Pyramid, count_pips, face_colour, read_faces, read_outlines)
 
@@ -278,32 +278,50 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
 
 def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray],
             profile: Profile) -> list[FaceReading]:
-    """``faces`` and the tiles found in the gaps of rows, where a line turns, and where the reader lost a
-    candidate: between two whole tiles end to end or side by side with room for one or two more
+    """``faces`` and the tiles found in the gaps of rows, beyond the ends of lines, and where the reader lost
+    a candidate: between two whole tiles end to end or side by side with room for one or two more
     (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile beyond
-    a whole face's end where another lies against that place (``plane.turns``); at each of the ``orphans``
-    (outlines of candidates left unread, see ``_orphans``), a look through the outline the faces read surely
-    predict there along it. A look that is a whole tile, sure of its pips (a gap or a turn is a guess; at an
-    orphan, where the detector saw a tile, at least ``profile.candidate_confidence``), settled, and of a
-    tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``, at an orphan
-    ``profile.candidate_fit``) is a face the detector or the reader missed if it lies on no other tile; if it
-    lies on one face only, fits at least ``profile.candidate_fit``, and that face fits the plane worse by
-    ``profile.fit_margin`` and is less sure of its pips, it replaces that face (an outline across this tile
-    and the next). ``profile.gap_most`` 0 turns these looks off."""
+    the end of a line, past a whole face with another against its other end (``plane.ends``); at each of the
+    ``orphans`` (outlines of candidates left unread, see ``_orphans``), a look through the outline the faces
+    read surely predict there along it. A look that is a whole tile, sure of its pips (a gap or a line's end
+    is a guess; at an orphan, where the detector saw a tile, at least ``profile.candidate_confidence``),
+    settled, and of a tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``, at
+    an orphan ``profile.candidate_fit``) is a face the detector or the reader missed if it lies on no other
+    tile; if it lies on one face only, fits at least ``profile.candidate_fit``, and that face fits the plane
+    worse by ``profile.fit_margin`` and is less sure of its pips, it replaces that face (an outline across
+    this tile and the next). ``profile.gap_most`` 0 turns these looks off."""
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
     sure, _, _ = _judged(faces, profile)
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
-    if profile.turn_touch:
-        places.extend(turns(whole, profile.turn_touch, profile.same_face_overlap, places))
+    if profile.end_touch:
+        places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     places.extend(o for o in (expected_outline(quad, sure, profile.tile_aspect) for quad in orphans) if o is not None)
 
+    found = _found_at(pyramid, list(faces), places, guesses, sure, profile)
+    looked = list(places)
+    for _ in range(profile.end_rounds if profile.end_touch else 0):  # a line found to go on may go on further
+        whole = [f.corners for f in found if f.tile_score >= profile.tile_threshold]
+        more = ends(whole, profile.end_touch, profile.same_face_overlap, looked)
+        if not more:
+            break
+        looked.extend(more)
+        count = len(found)
+        found = _found_at(pyramid, found, more, len(more), sure, profile)
+        if len(found) == count:
+            break
+    return found
+
+
+def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarray], guesses: int,
+              sure: list[np.ndarray], profile: Profile) -> list[FaceReading]:
+    """``found`` and what the looks through ``places`` find, as ``_filled`` tells; the first ``guesses``
+    places are guesses (gaps, the ends of lines), the others where the detector saw a tile."""
     def fit(face: FaceReading) -> float:
         return _plane_fit(face, sure, profile)
 
-    found = list(faces)
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
     for n, face in enumerate(looks):
         confidence = count_pips(face, profile).confidence

@@ -2,8 +2,8 @@
 faces read surely around a place tell what outline a tile has there, whichever way it lies.
 
 Entry points: ``expected_outline(quad, sure, aspect) -> (4, 2) corners``; ``gaps(quads, ...)``, the
-places between two tiles in a row where one or two more would fit; ``turns(quads, ...)``, the places where
-a line of play may turn a corner at a tile not found.
+places between two tiles in a row where one or two more would fit; ``ends(quads, ...)``, the places one
+tile beyond the ends of a line, where it may go on or turn a corner at a tile not found.
 Conventions as in ``companion.vision``.
 
 Near a place the camera's view of the plane is close to an affine map. A face read surely gives that map
@@ -118,36 +118,32 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
     return free
 
 
-def turns(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = ()) -> list[np.ndarray]:
-    """Outlines one tile beyond an end of a face of ``quads`` that continues a line (another face lies against
-    its other end), where the line may turn a corner: a place with a face turned across it (axes 60 degrees
-    apart or more in the photo) against a long side or its far end (within ``touch`` of a width, along a
-    tenth of the place's length or more), and that no face nor place ``taken`` overlaps by more than
-    ``free`` (of the smaller), its centre on none. Each place is given once. A tile missed where a line
-    turns has a face at its end and one at its side, never two in a row, so ``gaps`` does not find it."""
+def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = ()) -> list[np.ndarray]:
+    """Outlines one tile beyond an end of each face of ``quads`` that continues a line (another face lies
+    against its other end, within half ``touch`` of its length), that no face nor
+    place ``taken`` overlaps by more than ``free`` (of the smaller), its centre on none. Each place is given
+    once. A line of play goes on, or turns a corner, past a tile not found at its end: such a tile has at
+    most one face in a row with it, so ``gaps`` does not find it."""
     sides = [_sides(q) for q in quads]
     centres = np.array([geo.centre_of(q) for q in quads]).reshape(-1, 2)
     reach = np.array([np.linalg.norm(s[:, 0]) for s in sides])  # a face's length: what it can touch
 
-    def against(region: np.ndarray, skip: int, least: float) -> list[int]:
+    def against(region: np.ndarray, skip: int, least: float) -> bool:
         near = np.linalg.norm(centres - region.mean(axis=0), axis=1) < 2 * reach[skip] + reach
-        return [j for j in np.flatnonzero(near) if j != skip and cv2.intersectConvexConvex(
-            region.astype(np.float32), np.asarray(quads[j], np.float32))[0] > least]
+        return any(j != skip and cv2.intersectConvexConvex(
+            region.astype(np.float32), np.asarray(quads[j], np.float32))[0] > least for j in np.flatnonzero(near))
 
     out: list[np.ndarray] = []
     for i, q in enumerate(quads):
         q = np.asarray(q, np.float64)
-        length, width = sides[i].T
-        across = np.outer([-1, 1, 1, -1], width) * touch
+        length = sides[i][:, 0]
         least = abs(np.linalg.det(sides[i])) * touch / 10
         for step, far in ((1, np.array([0, 0, 1, 1])), (-1, np.array([-1, -1, 0, 0]))):
-            place = q + step * length
             if not against(q - np.outer(far[::-1], length) * touch / 2, i, least):
                 continue  # no line leads here
-            turned = [j for j in against(place + across + np.outer(far, length) * touch / 2, i, least)
-                      if abs(sides[j][:, 0] @ length) < 0.5 * reach[j] * reach[i]]
+            place = q + step * length
             centre = geo.centre_of(place)
-            if turned and not any(
+            if not any(
                     cv2.pointPolygonTest(np.asarray(p, np.float32), (float(centre[0]), float(centre[1])), False) > 0
                     or geo.overlap(place, p) > free for p in [*quads, *taken, *out]):
                 out.append(geo.clockwise(place))

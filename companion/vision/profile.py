@@ -83,17 +83,19 @@ class Profile:
     shift_across: float = 0.5
     # between two whole tiles in a row (end to end or side by side, axes within ``gap_turn_deg``) with room for
     # 1 to ``gap_most`` tiles (give or take ``gap_slack`` of a tile) and no tile read there, a look through the
-    # outline they predict, and one a tile beyond a face's end where another face lies against that place's
-    # side or far end (within ``turn_touch`` of a width; 0 for none: a line of play turning a corner); a whole
-    # tile found there whose fit to the plane's prediction is at least ``gap_fit`` is kept (``gap_most`` 0
-    # looks in no gap, nor at lost candidates) if read surely; one found where the detector saw a tile but
-    # every look went to a neighbour if its fit is at least ``candidate_fit`` and its pips' confidence at least
+    # outline they predict, and one a tile beyond the end of a line (beyond a face with another against its
+    # other end, within half ``end_touch`` of its length; 0 for none: a line going on or turning a corner at a
+    # tile not found; and beyond a tile found there, at most ``end_rounds`` times more); a whole tile found there
+    # whose fit to the plane's prediction is at least ``gap_fit`` is kept (``gap_most`` 0 looks in no gap, nor
+    # at lost candidates) if read surely; one found where the detector saw a tile but every look went to a
+    # neighbour if its fit is at least ``candidate_fit`` and its pips' confidence at least
     # ``candidate_confidence`` (below ``doubt_below``: it is then read with doubt)
     gap_most: int = 2
     gap_slack: float = 0.15
     gap_turn_deg: float = 15.0
     gap_fit: float = 0.8
-    turn_touch: float = 0.15
+    end_touch: float = 0.15
+    end_rounds: int = 3
     candidate_confidence: float = 0.3
     candidate_fit: float = 0.6
     # a new look replaces the face if (among other things) its corners moved at most ``settled_px`` in its last
@@ -158,7 +160,7 @@ class Profile:
         for key in ("detect_threshold", "detect_sure", "tile_threshold", "pip_threshold", "pip_floor", "logo_threshold",
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "impossible_confidence",
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
-                    "shift_along", "shift_across", "fit_margin", "gap_fit", "turn_touch", "candidate_confidence",
+                    "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
                     "candidate_fit", "asymmetric_confidence"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
@@ -170,6 +172,8 @@ class Profile:
                                f"{profile.detect_side_most!r}")
         if not 1 <= profile.max_looks <= 5:
             raise ProfileError(f"profile field 'max_looks' must be 1 to 5: {profile.max_looks!r}")
+        if profile.end_rounds < 0:
+            raise ProfileError(f"profile field 'end_rounds' must not be negative: {profile.end_rounds!r}")
         if profile.gap_most < 0 or not 0 <= profile.gap_slack < 0.5 or not 0 <= profile.gap_turn_deg <= 90:
             raise ProfileError("profile fields 'gap_most', 'gap_slack' and 'gap_turn_deg' must be at least 0, "
                                f"below 0.5 and at most 90: {profile.gap_most!r}, {profile.gap_slack!r}, "

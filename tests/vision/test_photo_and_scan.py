@@ -102,7 +102,7 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"settled_px": -1}, "settled_px"), ({"gap_slack": 0.5}, "gap_slack"),
                                          ({"gap_fit": 1.2}, "gap_fit"),
                                          ({"candidate_confidence": -0.1}, "candidate_confidence"),
-                                         ({"candidate_fit": 1.1}, "candidate_fit"), ({"turn_touch": -0.1}, "turn_touch"),
+                                         ({"candidate_fit": 1.1}, "candidate_fit"), ({"end_touch": -0.1}, "end_touch"),
                                          ({"impossible_confidence": 0.6}, "impossible_confidence")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision import geometry as geo
-from companion.vision.plane import expected_outline, gaps, turns
+from companion.vision.plane import ends, expected_outline, gaps
 
 # a camera looking at the table at a slant: a homography from the table (cm) to the photo (pixels)
 VIEW = np.array([[9.0, 1.5, 400.0], [0.5, 5.0, 300.0], [0.0, 0.004, 1.0]])
@@ -92,11 +92,21 @@ def test_the_tile_where_a_line_turns_is_a_place_to_look():
     corner = _seen(40, 0, 0)  # missed: the row ends against it, and the next arm leaves from its side
     row = [_seen(0, 0, 0), _seen(20, 0, 0)]
     for other in (_seen(45, -15, 90), _seen(55, 5, 90)):  # an arm from its side; an arm its end lies against
-        places = turns(row + [other], 0.15, 0.3)
-        assert len(places) == 1 and geo.iou(places[0], corner) > 0.8
+        places = ends(row + [other], 0.15, 0.3)
+        assert len(places) == 2  # and beyond the row's other end
+        assert sum(geo.iou(q, corner) > 0.8 for q in places) == 1
+        assert sum(geo.iou(q, _seen(-20, 0, 0)) > 0.8 for q in places) == 1
 
 
-def test_no_turn_beyond_the_ends_of_a_row_of_tiles_side_by_side_or_of_a_tile_that_ends_no_line():
-    assert turns([_seen(20, 0, 0), _seen(45, -15, 90)], 0.15, 0.3) == []  # two tiles of a hand
-    assert turns([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3) == []
-    assert turns([_seen(0, 0, 0), _seen(1, 10, 0), _seen(0, 20, 0)], 0.15, 0.3) == []  # ends a tenth of a width out
+def test_a_line_may_go_on_past_a_tile_not_found_at_either_end():
+    places = ends([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3)
+    assert len(places) == 2
+    assert all(any(geo.iou(q, _seen(x, 0, 0)) > 0.8 for q in places) for x in (-20, 60))
+    # a place a face already covers, or one taken by another look, is not given again
+    assert len(ends([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3, [_seen(61, 1, 0)])) == 1
+
+
+def test_nothing_beyond_tiles_side_by_side_or_a_tile_that_ends_no_line():
+    assert ends([_seen(20, 0, 0), _seen(45, -15, 90)], 0.15, 0.3) == []  # two tiles of a hand
+    assert ends([_seen(0, 0, 0), _seen(1, 10, 0), _seen(0, 20, 0)], 0.15, 0.3) == []  # side by side
+    assert ends([_seen(0, 0, 0), _seen(24, 0, 0)], 0.15, 0.3) == []  # ends a fifth of a length apart

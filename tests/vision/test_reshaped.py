@@ -198,9 +198,9 @@ def test_the_tile_where_a_line_turns_is_looked_for_there(monkeypatch):
                 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
 
     monkeypatch.setattr(vision, "read_outlines", read_outlines)
-    filled = vision._filled(None, row + [arm], [], Profile(turn_touch=0.15))
+    filled = vision._filled(None, row + [arm], [], Profile(end_touch=0.15))
     assert len(filled) == 4 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
-    assert len(vision._filled(None, row + [arm], [], Profile(turn_touch=0.0))) == 3
+    assert len(vision._filled(None, row + [arm], [], Profile(end_touch=0.0))) == 3
 
 
 def test_where_the_detector_saw_a_tile_a_look_of_a_looser_shape_is_kept(monkeypatch):
@@ -245,3 +245,23 @@ def test_a_look_at_the_logo_that_sees_a_tile_with_pips_is_refused(monkeypatch):
         _sure(MISSED, (4, 5)) for _ in quads])
     faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(emblem)]
     assert np.allclose(vision._reshaped(None, faces, Profile())[-1].corners, emblem)
+
+
+def test_a_line_is_followed_past_the_tiles_found_at_its_end(monkeypatch):
+    row = [_sure(_tile(140, 300), (3, 3)), _sure(_tile(300, 300), (6, 1))]
+    beyond = [MISSED, _tile(620, 300), _tile(780, 300)]  # three more tiles in the row, none found
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # finds a tile from a look near it, else ground
+        out = []
+        for q in quads:
+            near = [n for n, t in enumerate(beyond)
+                    if np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)) < 0.2 * LENGTH]
+            out.append(_sure(beyond[near[0]], (4, near[0])) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+        return out
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    faces = [_sure(q, p) for q, p in zip(TABLE[:2], PIPS[:2])] + row  # (the plane needs sure faces around)
+    for rounds, more in ((0, 1), (1, 2), (3, 3)):
+        filled = vision._filled(None, faces, [], Profile(end_rounds=rounds))
+        assert len(filled) == len(faces) + more
+        assert all(any(np.allclose(f.corners, t) for f in filled) for t in beyond[:more])

@@ -171,8 +171,9 @@ def _shown_by_partners(index: int, pips: tuple[int, int], junctions) -> list[tup
     own = [j for j in junctions if index in j.tiles]
     if sum(not j.ok for j in own) < 2:
         return []
-    # read as a double, or lying with another tile against its side (only a double is laid so)
-    double = pips[0] == pips[1] or any(not j.by_end[j.tiles.index(index)] for j in own)
+    # with another tile against its side: a double laid crosswise (a tile read as a double but laid end to end
+    # takes what the tiles against its two ends show)
+    double = any(not j.by_end[j.tiles.index(index)] for j in own)
     halves: dict[int, set[int]] = {}
     for j in own:
         me = j.tiles.index(index)

@@ -257,9 +257,16 @@ def test_a_doubtful_tile_on_two_mismatches_takes_what_the_tiles_against_it_show(
         "show, every junction of it matches, so it is taken as 4-4: check it"]
     between = [_reading(t) for t in line((6, 4), (3, 1), (2, 5), confidences=[0.99, 0.3, 0.99])]
     assert settled_by_line(between, 0.5)[0][1].pips == (4, 2)
-    # the tiles against a double disagree, or only one junction mismatches (a wrong play): left as read
-    disagree = [_reading(t) for t in line((6, 4), (3, 3), (5, 1), confidences=[0.99, 0.3, 0.99])]
-    assert settled_by_line(disagree, 0.5) == (disagree, [])
+    # a tile read as a double but laid end to end is none if the tiles against its ends disagree
+    in_line = [_reading(t) for t in line((6, 4), (3, 3), (5, 1), confidences=[0.99, 0.3, 0.99])]
+    assert settled_by_line(in_line, 0.5)[0][1].pips == (4, 5)
+    # the tiles against the sides of a double laid crosswise disagree, or only one junction mismatches (a wrong
+    # play): left as read
+    crosswise = [_reading(tile(6, 4, (60, 150), 0)), _reading(tile(3, 3, (60 + 1.5 * W + 2, 150), 90, 0.3)),
+                 _reading(tile(5, 1, (60 + 3 * W + 4, 150), 0))]
+    assert settled_by_line(crosswise, 0.5) == (crosswise, [])
+    agree = [crosswise[0], crosswise[1], _reading(tile(4, 1, (60 + 3 * W + 4, 150), 0))]
+    assert settled_by_line(agree, 0.5)[0][1].pips == (4, 4)
     one = [_reading(t) for t in line((6, 4), (3, 1), (1, 5), confidences=[0.99, 0.3, 0.99])]
     assert settled_by_line(one, 0.5) == (one, [])
 

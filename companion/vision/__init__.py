@@ -176,8 +176,8 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
     (intersection over union; a moved or turned look by ``profile.fit_margin``). In a set with a logo, a whole
     face read as the logo tile is looked at the same way (through the prediction, moved and not) where its
-    outline is far from what the other sure faces predict (the reader often takes the round emblem on one
-    half for the face); a new look must still be the logo, and may take one look more to settle."""
+    outline fits what the other sure faces predict less than ``profile.gap_fit`` (the reader often takes the
+    round emblem on one half for the face); a new look must still be the logo, and may take one look more to settle."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
 
     def fit(face: FaceReading) -> float:
@@ -210,7 +210,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
             continue
         others = [q for q in sure if q is not face.corners]
         outline = expected_outline(face.corners, others, profile.tile_aspect)
-        if outline is not None and geo.iou(face.corners, outline) < profile.shape_overlap:
+        if outline is not None and geo.iou(face.corners, outline) < profile.gap_fit:  # not of a tile's shape
             logos[k] = others
             best[k] = (face, geo.iou(face.corners, outline))
             looks.extend((k, moved, profile.fit_margin)

@@ -302,16 +302,19 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
 
     found = _found_at(pyramid, list(faces), places, guesses, sure, profile)
     looked = list(places)
+    new = range(len(faces), len(found))  # (faces replaced in place continue no new line)
     for _ in range(profile.end_rounds if profile.end_touch else 0):  # a line found to go on may go on further
-        whole = [f.corners for f in found if f.tile_score >= profile.tile_threshold]
-        more = ends(whole, profile.end_touch, profile.same_face_overlap, looked)
+        if not new:
+            break
+        whole = [k for k, f in enumerate(found) if f.tile_score >= profile.tile_threshold]
+        more = ends([found[k].corners for k in whole], profile.end_touch, profile.same_face_overlap, looked,
+                    [n for n, k in enumerate(whole) if k in new])
         if not more:
             break
         looked.extend(more)
         count = len(found)
         found = _found_at(pyramid, found, more, len(more), sure, profile)
-        if len(found) == count:
-            break
+        new = range(count, len(found))
     return found
 
 

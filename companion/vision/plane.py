@@ -15,6 +15,8 @@ the sure faces (the root of a face's area is nearly affine in its place).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import cv2
 import numpy as np
 
@@ -118,33 +120,43 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
     return free
 
 
-def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = ()) -> list[np.ndarray]:
-    """Outlines one tile beyond an end of each face of ``quads`` that continues a line (another face lies
-    against its other end, within half ``touch`` of its length), that no face nor
-    place ``taken`` overlaps by more than ``free`` (of the smaller), its centre on none. Each place is given
-    once. A line of play goes on, or turns a corner, past a tile not found at its end: such a tile has at
-    most one face in a row with it, so ``gaps`` does not find it."""
+def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = (),
+         beyond: Iterable[int] | None = None) -> list[np.ndarray]:
+    """Outlines one tile beyond an end of each face of ``quads`` (of those indexed by ``beyond``, if given)
+    that continues a line (another face lies against its other end, within half ``touch`` of its length),
+    that no face nor place ``taken`` overlaps by more than ``free`` (of the smaller), its centre on none.
+    Each place is given once. A line of play goes on, or turns a corner, past a tile not found at its end:
+    such a tile has at most one face in a row with it, so ``gaps`` does not find it."""
     sides = [_sides(q) for q in quads]
     centres = np.array([geo.centre_of(q) for q in quads]).reshape(-1, 2)
     reach = np.array([np.linalg.norm(s[:, 0]) for s in sides])  # a face's length: what it can touch
 
     def against(region: np.ndarray, skip: int, least: float) -> bool:
-        near = np.linalg.norm(centres - region.mean(axis=0), axis=1) < 2 * reach[skip] + reach
+        near = np.linalg.norm(centres - region.mean(axis=0), axis=1) < reach[skip] + reach
         return any(j != skip and cv2.intersectConvexConvex(
             region.astype(np.float32), np.asarray(quads[j], np.float32))[0] > least for j in np.flatnonzero(near))
 
+    # what a place must stay clear of, with where each lies and how far it reaches (to skip the far ones)
+    others = [np.asarray(p, np.float64) for p in [*quads, *taken]]
+    other_centres = np.array([geo.centre_of(p) for p in others]).reshape(-1, 2)
+    other_reach = np.array([np.linalg.norm(_sides(p)[:, 0]) for p in others])
+
+    def clear(place: np.ndarray, out: list[np.ndarray]) -> bool:
+        centre = geo.centre_of(place)
+        near = np.linalg.norm(other_centres - centre, axis=1) < other_reach + np.linalg.norm(_sides(place)[:, 0])
+        return not any(
+            cv2.pointPolygonTest(np.asarray(p, np.float32), (float(centre[0]), float(centre[1])), False) > 0
+            or geo.overlap(place, p) > free for p in [*(others[j] for j in np.flatnonzero(near)), *out])
+
     out: list[np.ndarray] = []
-    for i, q in enumerate(quads):
-        q = np.asarray(q, np.float64)
+    for i in range(len(quads)) if beyond is None else beyond:
+        q = np.asarray(quads[i], np.float64)
         length = sides[i][:, 0]
         least = abs(np.linalg.det(sides[i])) * touch / 10
         for step, far in ((1, np.array([0, 0, 1, 1])), (-1, np.array([-1, -1, 0, 0]))):
             if not against(q - np.outer(far[::-1], length) * touch / 2, i, least):
                 continue  # no line leads here
             place = q + step * length
-            centre = geo.centre_of(place)
-            if not any(
-                    cv2.pointPolygonTest(np.asarray(p, np.float32), (float(centre[0]), float(centre[1])), False) > 0
-                    or geo.overlap(place, p) > free for p in [*quads, *taken, *out]):
+            if clear(place, out):
                 out.append(geo.clockwise(place))
     return out

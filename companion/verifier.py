@@ -40,6 +40,8 @@ when the annotated picture cannot be written. A photo that cannot be read is not
 
 from __future__ import annotations
 
+from collections import Counter
+
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -121,7 +123,8 @@ def verify_image(image_bgr: np.ndarray, *, profile: Profile | None = None, file:
 def settled_by_line(tiles: list[TileReading], settle_below: float,
                     config: JunctionConfig = JunctionConfig()) -> tuple[list[TileReading], list[str]]:
     """A line of play is laid half to matching half: a tile read with doubt (less sure than
-    ``settle_below``) on a mismatched junction takes its next reading (a doubtful pip counted or not); if
+    ``settle_below``, and where its only mismatched junction is one, than ``config.settle_alone``: a wrong
+    play breaks one junction too) on a mismatched junction takes its next reading (a doubtful pip counted or not); if
     another tile's end lies against the middle of its side, a double a pip off (only a double is laid so);
     or failing those its reading with the ends the other way round (the reader may take one end for the
     other); or, where two or more of its junctions mismatch, what the tiles against it show: the first where
@@ -131,10 +134,10 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
     tiles = list(tiles)
     junctions, _ = line_of_play(tiles, config)
     notes = []
-    on_mismatch = {index for junction in junctions if not junction.ok for index in junction.tiles}
-    for index in sorted(on_mismatch, key=lambda k: tiles[k].confidence):
+    mismatches = Counter(index for junction in junctions if not junction.ok for index in junction.tiles)
+    for index in sorted(mismatches, key=lambda k: tiles[k].confidence):
         tile = tiles[index]
-        if tile.confidence >= settle_below:
+        if tile.confidence >= (settle_below if mismatches[index] > 1 else min(settle_below, config.settle_alone)):
             continue
         held = {tuple(sorted(t.pips)) for k, t in enumerate(tiles) if k != index}
         a, b = tile.pips

@@ -18,6 +18,7 @@ from companion.verifier import (
     with_notes,
 )
 from companion.vision import Reading, TileReading, hard_to_read
+from companion.vision.junctions import JunctionConfig
 
 W = 40.0
 
@@ -316,3 +317,14 @@ def test_room_for_a_missed_crosswise_double_is_named_with_the_ends_it_would_join
                               tile(2, 5, (100 + 3 * W + 2, 150), 0)))
     assert headline(longer) == ("NO MISMATCH in 1 junction, but a double missed between tiles 2 and 3 cannot "
                                 "match both 6 and 2", "unchecked")
+
+
+def test_a_tile_whose_only_mismatch_is_one_needs_more_doubt_to_be_settled():
+    # one broken junction is also what a wrong play leaves: read at 0.47 the 5-2 stays, though below 0.5
+    first, middle, last = line((6, 4), (5, 2), (2, 1), confidences=[0.99, 0.47, 0.99])
+    tiles = [_reading(first), _reading(middle, [((4, 2), 0.3)]), _reading(last)]
+    assert settled_by_line(tiles, 0.5) == (tiles, [])
+    assert settled_by_line(tiles, 0.5, JunctionConfig(settle_alone=0.5))[0][1].pips == (4, 2)
+    # on two mismatched junctions the same doubt is enough
+    two = [_reading(t) for t in line((6, 4), (3, 3), (4, 1), confidences=[0.99, 0.47, 0.99])]
+    assert settled_by_line(two, 0.5)[0][1].pips == (4, 4)

@@ -302,19 +302,23 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
 
     found = _found_at(pyramid, list(faces), places, guesses, sure, profile)
     looked = list(places)
-    new = range(len(faces), len(found))  # (faces replaced in place continue no new line)
+    new = [k for k, face in enumerate(found) if k >= len(faces) or face is not faces[k]]  # found or replaced
     for _ in range(profile.end_rounds if profile.end_touch else 0):  # a line found to go on may go on further
         if not new:
             break
         whole = [k for k, f in enumerate(found) if f.tile_score >= profile.tile_threshold]
+        # beyond the tiles just found, and beyond those they touch (a line may now lead through them)
+        frames = [geo.frame_of(found[k].corners) for k in whole]
+        fresh = [n for n, k in enumerate(whole) if k in new]
         more = ends([found[k].corners for k in whole], profile.end_touch, profile.same_face_overlap, looked,
-                    [n for n, k in enumerate(whole) if k in new])
+                    [n for n, (centre, _, length, _) in enumerate(frames) if any(
+                        np.linalg.norm(centre - frames[m][0]) < length + frames[m][2] for m in fresh)])
         if not more:
             break
         looked.extend(more)
-        count = len(found)
-        found = _found_at(pyramid, found, more, len(more), sure, profile)
-        new = range(count, len(found))
+        after = _found_at(pyramid, list(found), more, len(more), sure, profile)
+        new = [k for k, face in enumerate(after) if k >= len(found) or face is not found[k]]
+        found = after
     return found
 
 

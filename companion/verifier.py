@@ -41,7 +41,6 @@ when the annotated picture cannot be written. A photo that cannot be read is not
 from __future__ import annotations
 
 from collections import Counter
-
 from dataclasses import dataclass, replace
 from pathlib import Path
 

@@ -301,24 +301,16 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     places.extend(o for o in (expected_outline(quad, sure, profile.tile_aspect) for quad in orphans) if o is not None)
 
     found = _found_at(pyramid, list(faces), places, guesses, sure, profile)
-    looked = list(places)
-    new = [k for k, face in enumerate(found) if k >= len(faces) or face is not faces[k]]  # found or replaced
+    looked, before = list(places), faces
     for _ in range(profile.end_rounds if profile.end_touch else 0):  # a line found to go on may go on further
-        if not new:
-            break
-        whole = [k for k, f in enumerate(found) if f.tile_score >= profile.tile_threshold]
-        # beyond the tiles just found, and beyond those they touch (a line may now lead through them)
-        frames = [geo.frame_of(found[k].corners) for k in whole]
-        fresh = [n for n, k in enumerate(whole) if k in new]
-        more = ends([found[k].corners for k in whole], profile.end_touch, profile.same_face_overlap, looked,
-                    [n for n, (centre, _, length, _) in enumerate(frames) if any(
-                        np.linalg.norm(centre - frames[m][0]) < length + frames[m][2] for m in fresh)])
+        if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
+            break  # no tile found or replaced: no line leads anywhere new
+        more = ends([f.corners for f in found if f.tile_score >= profile.tile_threshold], profile.end_touch,
+                    profile.same_face_overlap, looked)
         if not more:
             break
         looked.extend(more)
-        after = _found_at(pyramid, list(found), more, len(more), sure, profile)
-        new = [k for k, face in enumerate(after) if k >= len(found) or face is not found[k]]
-        found = after
+        before, found = found, _found_at(pyramid, list(found), more, len(more), sure, profile)
     return found
 
 

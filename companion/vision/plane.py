@@ -15,8 +15,6 @@ the sure faces (the root of a face's area is nearly affine in its place).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import cv2
 import numpy as np
 
@@ -120,12 +118,10 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
     return free
 
 
-def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = (),
-         beyond: Iterable[int] | None = None) -> list[np.ndarray]:
-    """Outlines one tile beyond an end of each face of ``quads`` (of those indexed by ``beyond``, if given)
-    that continues a line (another face lies against its other end, within half ``touch`` of its length),
-    that no face nor place ``taken`` overlaps by more than ``free`` (of the smaller), its centre on none.
-    Each place is given once. A line of play goes on, or turns a corner, past a tile not found at its end:
+def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = ()) -> list[np.ndarray]:
+    """Outlines one tile beyond an end of each face of ``quads`` that continues a line (another face lies
+    against its other end, within half ``touch`` of its length), that no face nor place ``taken`` overlaps
+    by more than ``free`` (of the smaller), its centre on none. Each place is given once. A line of play goes on, or turns a corner, past a tile not found at its end:
     such a tile has at most one face in a row with it, so ``gaps`` does not find it."""
     sides = [_sides(q) for q in quads]
     centres = np.array([geo.centre_of(q) for q in quads]).reshape(-1, 2)
@@ -149,7 +145,7 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
             or geo.overlap(place, p) > free for p in [*(others[j] for j in np.flatnonzero(near)), *out])
 
     out: list[np.ndarray] = []
-    for i in range(len(quads)) if beyond is None else beyond:
+    for i in range(len(quads)):
         q = np.asarray(quads[i], np.float64)
         length = sides[i][:, 0]
         least = abs(np.linalg.det(sides[i])) * touch / 10

@@ -104,10 +104,6 @@ def test_a_line_may_go_on_past_a_tile_not_found_at_either_end():
     assert all(any(geo.iou(q, _seen(x, 0, 0)) > 0.8 for q in places) for x in (-20, 60))
     # a place a face already covers, or one taken by another look, is not given again
     assert len(ends([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3, [_seen(61, 1, 0)])) == 1
-    # only beyond the faces asked about (the tiles just found at a line's end)
-    (place,) = ends([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3, beyond=[2])
-    assert geo.iou(place, _seen(60, 0, 0)) > 0.8
-    assert ends([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3, beyond=[1]) == []
 
 
 def test_nothing_beyond_tiles_side_by_side_or_a_tile_that_ends_no_line():

@@ -44,7 +44,7 @@ from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
-from companion.vision.plane import ends, expected_outline, gaps  # noqa: E402
+from companion.vision.plane import Plane, ends, gaps  # noqa: E402
 from companion.vision.read import (  # noqa: E402
     Count, FaceReading, Pyramid, count_pips, face_colour, read_faces, read_outlines)
 
@@ -179,14 +179,15 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     outline fits what the other sure faces predict less than ``profile.gap_fit`` (the reader often takes the
     round emblem on one half for the face); a new look must still be the logo, and may take one look more to settle."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
+    plane = Plane(sure)
 
     def fit(face: FaceReading) -> float:
-        return _plane_fit(face, sure, profile)
+        return _plane_fit(face, plane, profile)
 
     looks: list[tuple[int, np.ndarray, float]] = []  # (face, outline to look through, fit margin)
     best: dict[int, tuple[FaceReading, float]] = {}  # face -> the best reading so far and its fit
     for k in doubtful:
-        outline = expected_outline(faces[k].corners, sure, profile.tile_aspect)
+        outline = plane.outline(faces[k].corners, profile.tile_aspect)
         if outline is None:
             continue
         best[k] = (faces[k], fit(faces[k]))
@@ -198,18 +199,18 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         looks.extend((k, moved, profile.fit_margin) for moved in _moved(outline, profile.shift_along,
                                                                           profile.shift_across))
         # half a tile read as a whole one: the tile lies across the face read
-        turned = expected_outline(np.roll(faces[k].corners, -1, axis=0), sure, profile.tile_aspect)
+        turned = plane.outline(np.roll(faces[k].corners, -1, axis=0), profile.tile_aspect)
         looks.extend((k, moved, profile.fit_margin) for moved in [turned, *_moved(turned, profile.shift_along, 0.0)])
 
     # the logo tile read as its round emblem alone: a whole face read as the logo where the other sure faces
     # predict another outline is looked at through that outline, and through it moved along and across
-    logos: dict[int, list[np.ndarray]] = {}  # a logo face -> the other sure faces, which judge its fit
+    logos: dict[int, Plane] = {}  # a logo face -> what the other sure faces predict, which judges its fit
     for k, face in enumerate(faces):
         if not profile.logo or k in best or face.tile_score < profile.tile_threshold or \
                 face.logo_score < profile.logo_threshold:
             continue
-        others = [q for q in sure if q is not face.corners]
-        outline = expected_outline(face.corners, others, profile.tile_aspect)
+        others = Plane([q for q in sure if q is not face.corners])
+        outline = others.outline(face.corners, profile.tile_aspect)
         if outline is not None and geo.iou(face.corners, outline) < profile.gap_fit:  # not of a tile's shape
             logos[k] = others
             best[k] = (face, geo.iou(face.corners, outline))
@@ -240,10 +241,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     return faces
 
 
-def _plane_fit(face: FaceReading, sure: list[np.ndarray], profile: Profile) -> float:
-    """How well ``face`` has a tile's shape at its place: its IoU with the outline the ``sure`` faces predict
-    there (0 where they predict none)."""
-    outline = expected_outline(face.corners, sure, profile.tile_aspect)
+def _plane_fit(face: FaceReading, plane: Plane, profile: Profile) -> float:
+    """How well ``face`` has a tile's shape at its place: its IoU with the outline ``plane`` predicts there (0
+    where it predicts none)."""
+    outline = plane.outline(face.corners, profile.tile_aspect)
     return 0.0 if outline is None else geo.iou(face.corners, outline)
 
 
@@ -293,14 +294,14 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
-    sure, _, _ = _judged(faces, profile)
+    plane = Plane(_judged(faces, profile)[0])
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
     if profile.end_touch:
         places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
-    places.extend(o for o in (expected_outline(quad, sure, profile.tile_aspect) for quad in orphans) if o is not None)
+    places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in orphans) if o is not None)
 
-    found = _found_at(pyramid, list(faces), places, guesses, sure, profile)
+    found = _found_at(pyramid, list(faces), places, guesses, plane, profile)
     looked, before = list(places), faces
     for _ in range(profile.end_rounds if profile.end_touch else 0):  # a line found to go on may go on further
         if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
@@ -310,16 +311,17 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         if not more:
             break
         looked.extend(more)
-        before, found = found, _found_at(pyramid, list(found), more, len(more), sure, profile)
+        before, found = found, _found_at(pyramid, list(found), more, len(more), plane, profile)
     return found
 
 
 def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarray], guesses: int,
-              sure: list[np.ndarray], profile: Profile) -> list[FaceReading]:
-    """``found`` and what the looks through ``places`` find, as ``_filled`` tells; the first ``guesses``
-    places are guesses (gaps, the ends of lines), the others where the detector saw a tile."""
+              plane: Plane, profile: Profile) -> list[FaceReading]:
+    """``found`` and what the looks through ``places`` find, as ``_filled`` tells (``plane``: what the faces
+    read surely predict); the first ``guesses`` places are guesses (gaps, the ends of lines), the others where
+    the detector saw a tile."""
     def fit(face: FaceReading) -> float:
-        return _plane_fit(face, sure, profile)
+        return _plane_fit(face, plane, profile)
 
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
     for n, face in enumerate(looks):

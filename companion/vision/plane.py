@@ -1,7 +1,8 @@
 """What the table's plane says of a face: the tiles of a set lie on one plane and share one shape, so the
 faces read surely around a place tell what outline a tile has there, whichever way it lies.
 
-Entry points: ``expected_outline(quad, sure, aspect) -> (4, 2) corners``; ``gaps(quads, ...)``, the
+Entry points: ``Plane(sure).outline(quad, aspect) -> (4, 2) corners`` (``expected_outline`` for one
+place); ``gaps(quads, ...)``, the
 places between two tiles in a row where one or two more would fit; ``ends(quads, ...)``, the places one
 tile beyond the ends of a line, where it may go on or turn a corner at a tile not found.
 Conventions as in ``companion.vision``.
@@ -32,38 +33,53 @@ def _sides(quad: np.ndarray) -> np.ndarray:
     return np.column_stack([(q[2] + q[3] - q[0] - q[1]) / 2, (q[1] - q[0] + q[2] - q[3]) / 2])
 
 
+class Plane:
+    """What the faces ``sure`` (read surely) tell of the table's plane, worked out once for many places."""
+
+    def __init__(self, sure: list[np.ndarray]) -> None:
+        self.sure = list(sure)
+        self.centres = np.array([geo.centre_of(q) for q in self.sure]).reshape(-1, 2)
+        self.sides = [_sides(q) for q in self.sure]
+        self.sizes = None  # the plane of sizes over the sure faces' places, where there are three or more
+        if len(self.sure) >= 3:  # sizes follow depth: the plane of sizes, as in the size check
+            sizes = np.sqrt([cv2.contourArea(np.asarray(q, np.float32)) for q in self.sure])
+            self.mean = self.centres.mean(axis=0)
+            _, spread, turn = np.linalg.svd(self.centres - self.mean, full_matrices=False)
+            if spread[-1] / np.sqrt(len(self.sure)) < SPREAD * np.median(sizes):  # one row: the slope along it only
+                turn = turn[:1]
+            places = np.column_stack([(self.centres - self.mean) @ turn.T, np.ones(len(self.sure))])
+            plane, *_ = np.linalg.lstsq(places, sizes, rcond=None)
+            self.turn, self.sizes, self.there = turn, plane, places @ plane
+
+    def outline(self, quad: np.ndarray, aspect: float) -> np.ndarray | None:
+        """The outline a tile of length ``aspect`` times its width has at ``quad``'s centre, lying along
+        ``quad``'s axis, as the sure faces (at least two) predict; None with fewer."""
+        if len(self.sure) < 2:
+            return None
+        centre = geo.centre_of(quad)
+        _, angle, _, _ = geo.frame_of(quad)
+        axis = np.array([np.cos(angle), np.sin(angle)])
+        scale = np.ones(len(self.sure))
+        if self.sizes is not None:
+            here = float(np.append(self.turn @ (centre - self.mean), 1.0) @ self.sizes)
+            if here > 0 and np.all(self.there > 0):
+                scale = here / self.there
+        outlines = []
+        for k in np.argsort(np.linalg.norm(self.centres - centre, axis=1))[:NEIGHBOURS]:
+            sides = self.sides[k] * scale[k]
+            if abs(np.linalg.det(sides)) < 1e-6:
+                continue
+            a, b = np.linalg.solve(sides, axis)  # the axis in the sure tile's frame (its length, its width)
+            turn = np.arctan2(b, aspect * a)  # the tile's turn against the sure tile, on the table
+            length = sides @ [np.cos(turn), aspect * np.sin(turn)]
+            width = sides @ [-np.sin(turn) / aspect, np.cos(turn)]
+            outlines.append(_outline(centre, length, width))
+        return geo.clockwise(np.mean(outlines, axis=0)) if outlines else None
+
+
 def expected_outline(quad: np.ndarray, sure: list[np.ndarray], aspect: float) -> np.ndarray | None:
-    """The outline a tile of length ``aspect`` times its width has at ``quad``'s centre, lying along
-    ``quad``'s axis, as the faces in ``sure`` (at least two, read surely) predict; None with fewer."""
-    if len(sure) < 2:
-        return None
-    centre = geo.centre_of(quad)
-    _, angle, _, _ = geo.frame_of(quad)
-    axis = np.array([np.cos(angle), np.sin(angle)])
-    centres = np.array([geo.centre_of(q) for q in sure])
-    scale = np.ones(len(sure))
-    if len(sure) >= 3:  # sizes follow depth: the plane of sizes, as in the size check
-        sizes = np.sqrt([cv2.contourArea(np.asarray(q, np.float32)) for q in sure])
-        mean = centres.mean(axis=0)
-        _, spread, turn = np.linalg.svd(centres - mean, full_matrices=False)
-        if spread[-1] / np.sqrt(len(sure)) < SPREAD * np.median(sizes):  # one row: the slope along it only
-            turn = turn[:1]
-        places = np.column_stack([(centres - mean) @ turn.T, np.ones(len(sure))])
-        plane, *_ = np.linalg.lstsq(places, sizes, rcond=None)
-        here, there = float(np.append(turn @ (centre - mean), 1.0) @ plane), places @ plane
-        if here > 0 and np.all(there > 0):
-            scale = here / there
-    outlines = []
-    for k in np.argsort(np.linalg.norm(centres - centre, axis=1))[:NEIGHBOURS]:
-        sides = _sides(sure[k]) * scale[k]
-        if abs(np.linalg.det(sides)) < 1e-6:
-            continue
-        a, b = np.linalg.solve(sides, axis)  # the axis in the sure tile's frame (its length, its width)
-        turn = np.arctan2(b, aspect * a)  # the tile's turn against the sure tile, on the table
-        length = sides @ [np.cos(turn), aspect * np.sin(turn)]
-        width = sides @ [-np.sin(turn) / aspect, np.cos(turn)]
-        outlines.append(_outline(centre, length, width))
-    return geo.clockwise(np.mean(outlines, axis=0)) if outlines else None
+    """``Plane(sure).outline(quad, aspect)``, for one place."""
+    return Plane(sure).outline(quad, aspect)
 
 
 def _outline(centre: np.ndarray, length: np.ndarray, width: np.ndarray) -> np.ndarray:

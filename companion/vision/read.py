@@ -108,68 +108,67 @@ def _run(crops: list[np.ndarray], profile: Profile) -> tuple[np.ndarray, np.ndar
 
 
 def _highest(heats: np.ndarray) -> np.ndarray:
-    """Each heat map's highest peak to a fraction of a cell (the heat-weighted mean of the 5x5 cells around
-    it), in crop pixels: (n, 2)."""
+    """Each heat map's highest peak to a fraction of a cell, in crop pixels: (n, 2)."""
     n, h, w = heats.shape
     i, j = np.divmod(heats.reshape(n, -1).argmax(axis=1), w)
+    return _refined(heats, np.arange(n), i, j)
+
+
+def _refined(heats: np.ndarray, m: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """The peaks at cells ``(i, j)`` of maps ``m`` of ``heats`` to a fraction of a cell (the heat-weighted mean
+    of the 5x5 cells around each), in crop pixels: (len(m), 2)."""
+    _, h, w = heats.shape
     di, dj = np.mgrid[-2:3, -2:3]
-    rows, cols = i[:, None, None] + di, j[:, None, None] + dj  # (n, 5, 5)
+    rows, cols = i[:, None, None] + di, j[:, None, None] + dj  # (len(m), 5, 5)
     inside = (rows >= 0) & (rows < h) & (cols >= 0) & (cols < w)
-    weight = np.where(inside, heats[np.arange(n)[:, None, None], rows.clip(0, h - 1), cols.clip(0, w - 1)], 0.0)
+    weight = np.where(inside, heats[m[:, None, None], rows.clip(0, h - 1), cols.clip(0, w - 1)], 0.0)
     total = np.maximum(weight.sum(axis=(1, 2)), 1e-9)
     x = (cols * weight).sum(axis=(1, 2)) / total
     y = (rows * weight).sum(axis=(1, 2)) / total
     return np.column_stack([x, y]) * STRIDE + (STRIDE - 1) / 2
 
 
-def _refined(heat: np.ndarray, i: int, j: int) -> tuple[float, float]:
-    """A heat peak to a fraction of a cell: the heat-weighted mean of the 5x5 cells around it (x, y in cells)."""
-    h, w = heat.shape
-    r0, r1, c0, c1 = max(i - 2, 0), min(i + 3, h), max(j - 2, 0), min(j + 3, w)
-    patch = heat[r0:r1, c0:c1]
-    total = max(float(patch.sum()), 1e-9)
-    rows, cols = np.mgrid[r0:r1, c0:c1]
-    return float((cols * patch).sum() / total), float((rows * patch).sum() / total)
-
-
-def _corner_peaks(heat: np.ndarray, most: int, floor: float) -> list[tuple[float, np.ndarray]]:
-    """A corner heat map's strongest local peaks (at least ``floor`` of its highest), strongest first, each as
-    (heat, xy in crop pixels)."""
-    top = float(heat.max())
-    peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= floor * top)
-    rows, cols = np.nonzero(peaks)
-    order = np.argsort(-heat[rows, cols])[:most]
-    return [(float(heat[rows[k], cols[k]]),
-             np.array(_refined(heat, rows[k], cols[k])) * STRIDE + (STRIDE - 1) / 2) for k in order]
-
-
-def _skew(quad: np.ndarray) -> float:
-    """How far four corners are from a parallelogram: the gap between the two ways of closing it, in widths.
-    A tile's face is close to one even at a slant; a corner taken from a neighbouring tile is not."""
-    width = (np.linalg.norm(quad[0] - quad[1]) + np.linalg.norm(quad[2] - quad[3])) / 2
-    return float(np.linalg.norm(quad[0] - quad[1] + quad[2] - quad[3]) / max(width, 1e-9))
+def _skew(quads: np.ndarray) -> np.ndarray:
+    """How far each of ``quads`` (..., 4, 2) is from a parallelogram: the gap between the two ways of closing
+    it, in widths. A tile's face is close to one even at a slant; a corner taken from a neighbouring tile is not."""
+    q = np.asarray(quads, np.float64)
+    end0, end1 = q[..., 0, :] - q[..., 1, :], q[..., 2, :] - q[..., 3, :]
+    width = (np.linalg.norm(end0, axis=-1) + np.linalg.norm(end1, axis=-1)) / 2
+    return np.linalg.norm(end0 + end1, axis=-1) / np.maximum(width, 1e-9)
 
 
 def _corners(maps: np.ndarray, profile: Profile) -> np.ndarray:
-    """The face's four corners in crop pixels, (4, 2): each corner heat map's highest peak, unless those
-    four are far from a parallelogram (``profile.corner_skew``: one was taken from a neighbouring tile);
-    then, of the quads with one corner moved to another peak of its map, the one of highest heat that is not."""
-    heats = maps[1:5]
-    best = _highest(heats)
-    if _skew(best) <= profile.corner_skew:
+    """Each crop's face's four corners in crop pixels, (n, 4, 2), from its maps (n, 5, h, w): each corner heat
+    map's highest peak, unless those four are far from a parallelogram (``profile.corner_skew``: one was
+    taken from a neighbouring tile); then, of the quads with one corner moved to another peak of its map, the
+    one of highest heat that is not."""
+    n, _, h, w = maps.shape
+    best = _highest(maps[:, 1:5].reshape(n * 4, h, w)).reshape(n, 4, 2)
+    for i in np.flatnonzero(_skew(best) > profile.corner_skew):
+        best[i] = _straightened(maps[i, 1:5], best[i], profile)
+    return best
+
+
+def _straightened(heats: np.ndarray, best: np.ndarray, profile: Profile) -> np.ndarray:
+    """Of the quads ``best`` with one corner moved to another of the three strongest local peaks of its heat
+    map (at least ``profile.corner_peak_floor`` of its highest), the one of highest heat (against the map's
+    highest) within ``profile.corner_skew`` of a parallelogram; ``best`` if none is."""
+    top = heats.reshape(len(heats), -1).max(axis=1)
+    grown = cv2.dilate(np.ascontiguousarray(heats.transpose(1, 2, 0)), np.ones((3, 3), np.uint8)).transpose(2, 0, 1)
+    m, i, j = np.nonzero((heats >= grown) & (heats >= profile.corner_peak_floor * top[:, None, None]))
+    heat = heats[m, i, j]
+    order = np.lexsort((-heat, m))  # by map, each map's strongest first
+    m, i, j, heat = m[order], i[order], j[order], heat[order]
+    first = np.arange(len(m)) - np.searchsorted(m, m) < 3
+    m, i, j, heat = m[first], i[first], j[first], heat[first]
+    xy = _refined(heats, m, i, j)
+    quads = np.repeat(best[None], len(m), axis=0)
+    quads[np.arange(len(m)), m] = xy
+    score = np.log(np.maximum(heat, 1e-6)) - np.log(np.maximum(top[m], 1e-6))
+    ok = (np.abs(xy - best[m]).max(axis=1) >= STRIDE) & (_skew(quads) <= profile.corner_skew)  # not the highest itself
+    if not ok.any():
         return best
-    peaks = [_corner_peaks(heat, 3, profile.corner_peak_floor) for heat in heats]
-    chosen, most = best, -np.inf
-    for k, corner in enumerate(peaks):
-        for heat, xy in corner:
-            if np.abs(xy - best[k]).max() < STRIDE:  # the highest peak itself
-                continue
-            quad = best.copy()
-            quad[k] = xy
-            score = np.log(max(heat, 1e-6)) - np.log(max(corner[0][0], 1e-6))
-            if score > most and _skew(quad) <= profile.corner_skew:
-                chosen, most = quad, score
-    return chosen
+    return quads[np.flatnonzero(ok)[np.argmax(score[ok])]]
 
 
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
@@ -285,8 +284,7 @@ def _read_frames(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, 
         if not batch:
             continue
         maps1, kinds1 = _run([pyramid.crop(first[k], frames[k][2]) for k in batch], profile)
-        for k, maps, kinds in zip(batch, maps1, kinds1):
-            found = _corners(maps, profile)
+        for k, maps, kinds, found in zip(batch, maps1, kinds1, _corners(maps1, profile)):
             quad = geo.clockwise(geo.apply(np.linalg.inv(geo.as_homography(first[k])), found))
             plausible = _plausible(quad, profile)
             looks[k] = (maps, kinds, found, quad if plausible else geo.quad_of(*frames[k]), plausible)
@@ -329,8 +327,7 @@ def _look_again(pyramid: Pyramid, again: list[tuple[int, np.ndarray]], profile: 
         crops = [geo.quad_to_crop(q) for _, q in again]
         maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, (_, q) in zip(crops, again)], profile)
         still = []
-        for m, (k, q), maps, (tile, logo) in zip(crops, again, maps2, kinds2):
-            found = _corners(maps, profile)
+        for m, (k, q), maps, (tile, logo), found in zip(crops, again, maps2, kinds2, _corners(maps2, profile)):
             corners = geo.clockwise(geo.apply(np.linalg.inv(m), found))
             plausible = _plausible(corners, profile)
             moved = float(np.abs(found - geo.CANONICAL).max())

@@ -21,9 +21,13 @@ def _maps(peaks: list[list[tuple[tuple[float, float], float]]]) -> np.ndarray:
     return maps
 
 
+def _one(maps: np.ndarray) -> np.ndarray:
+    return _corners(maps[None], Profile())[0]
+
+
 def test_clear_peaks_give_the_corners():
     maps = _maps([[(tuple(c), 0.9)] for c in geo.CANONICAL])
-    assert np.abs(_corners(maps, Profile()) - geo.CANONICAL).max() < 0.5
+    assert np.abs(_one(maps) - geo.CANONICAL).max() < 0.5
 
 
 def test_a_corner_taken_from_a_neighbouring_tile_gives_way_to_the_one_that_makes_a_tile():
@@ -33,10 +37,10 @@ def test_a_corner_taken_from_a_neighbouring_tile_gives_way_to_the_one_that_makes
     peaks[2] = [(tuple(stray), 0.8), (tuple(geo.CANONICAL[2]), 0.5)]
     maps = _maps(peaks)
     assert _skew(np.array([c[0][0] for c in peaks])) > Profile().corner_skew  # the highest peaks: no tile
-    assert np.abs(_corners(maps, Profile()) - geo.CANONICAL).max() < 0.5
+    assert np.abs(_one(maps) - geo.CANONICAL).max() < 0.5
     # without another peak to choose, the highest stays
     peaks[2] = [(tuple(stray), 0.8)]
-    assert np.abs(_corners(_maps(peaks), Profile())[2] - stray).max() < 0.5
+    assert np.abs(_one(_maps(peaks))[2] - stray).max() < 0.5
 
 
 def test_a_slanted_face_is_not_taken_for_a_misplaced_corner():
@@ -45,4 +49,16 @@ def test_a_slanted_face_is_not_taken_for_a_misplaced_corner():
     slanted = geo.CANONICAL + [[0, 6], [0, 0], [0, 0], [0, 0]]
     peaks = [[(tuple(c), 0.9)] for c in slanted]
     peaks[0].append((tuple(geo.CANONICAL[0]), 0.4))
-    assert np.abs(_corners(_maps(peaks), Profile()) - slanted).max() < 0.5
+    assert np.abs(_one(_maps(peaks)) - slanted).max() < 0.5
+
+
+def test_a_batch_gives_each_crop_its_own_corners():
+    square = [[(tuple(c), 0.9)] for c in geo.CANONICAL]
+    stray = [list(p) for p in square]
+    stray[2] = [(tuple(geo.CANONICAL[2] + [8.0, 30.0]), 0.8), (tuple(geo.CANONICAL[2]), 0.5)]
+    slanted = [[(tuple(c), 0.9)] for c in geo.CANONICAL + [[0, 6], [0, 0], [0, 0], [0, 0]]]
+    maps = np.stack([_maps(square), _maps(stray), _maps(slanted)])
+    together = _corners(maps, Profile())
+    assert together.shape == (3, 4, 2)
+    for k in range(3):
+        assert np.array_equal(together[k], _one(maps[k]))

@@ -27,30 +27,30 @@ CANONICAL = np.array([[16.0, 60.0], [16.0, 12.0], [112.0, 12.0], [112.0, 60.0]])
 def clockwise(corners: np.ndarray) -> np.ndarray:
     """The same four corners, reordered if need be to run clockwise in the photo (keeping ``[0]-[1]`` an end)."""
     q = np.asarray(corners, np.float64)
-    x, y = q[:, 0], q[:, 1]
-    area = 0.5 * float(np.sum(x * np.roll(y, -1) - np.roll(x, -1) * y))
-    return q if area >= 0 else q[[1, 0, 3, 2]]
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()  # (plain floats: called thousands of times a photo)
+    twice_area = (x0 * y1 - x1 * y0) + (x1 * y2 - x2 * y1) + (x2 * y3 - x3 * y2) + (x3 * y0 - x0 * y3)
+    return q if twice_area >= 0 else q[[1, 0, 3, 2]]
 
 
 def centre_of(corners: np.ndarray) -> np.ndarray:
     """Where the diagonals cross (the mean of the corners if they are degenerate)."""
     q = np.asarray(corners, np.float64)
-    d1, d2 = q[2] - q[0], q[3] - q[1]
-    den = d1[0] * d2[1] - d1[1] * d2[0]
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()
+    d1x, d1y, d2x, d2y = x2 - x0, y2 - y0, x3 - x1, y3 - y1
+    den = d1x * d2y - d1y * d2x
     if abs(den) < 1e-9:
         return q.mean(axis=0)
-    t = ((q[1, 0] - q[0, 0]) * d2[1] - (q[1, 1] - q[0, 1]) * d2[0]) / den
-    return q[0] + t * d1
+    t = ((x1 - x0) * d2y - (y1 - y0) * d2x) / den
+    return np.array([x0 + t * d1x, y0 + t * d1y])
 
 
 def frame_of(corners: np.ndarray) -> tuple[np.ndarray, float, float, float]:
     """``(centre, angle, length, width)`` of a face given by its corners."""
     q = np.asarray(corners, np.float64)
-    end0, end1 = (q[0] + q[1]) / 2, (q[2] + q[3]) / 2
-    axis = end1 - end0
-    length = float(np.hypot(*axis))
-    width = float(np.linalg.norm(q[0] - q[1]) + np.linalg.norm(q[2] - q[3])) / 2
-    return centre_of(q), math.atan2(axis[1], axis[0]), length, width
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = q.tolist()
+    ax, ay = (x2 + x3) / 2 - (x0 + x1) / 2, (y2 + y3) / 2 - (y0 + y1) / 2  # from one end's middle to the other's
+    width = (math.hypot(x0 - x1, y0 - y1) + math.hypot(x2 - x3, y2 - y3)) / 2
+    return centre_of(q), math.atan2(ay, ax), math.hypot(ax, ay), width
 
 
 def quad_of(centre, angle: float, length: float, width: float) -> np.ndarray:
@@ -116,8 +116,9 @@ def source_level(length: float, most: int) -> int:
 
 def overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Area shared by two convex outlines, as a fraction of the smaller."""
-    area, _ = cv2.intersectConvexConvex(np.asarray(a, np.float32), np.asarray(b, np.float32))
-    smaller = min(cv2.contourArea(np.asarray(a, np.float32)), cv2.contourArea(np.asarray(b, np.float32)))
+    a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    area, _ = cv2.intersectConvexConvex(a32, b32)
+    smaller = min(cv2.contourArea(a32), cv2.contourArea(b32))
     return float(area) / smaller if smaller > 0 else 0.0
 
 

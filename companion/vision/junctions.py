@@ -22,7 +22,9 @@ A *junction* is a place where the short edge (an *end*) of one tile lies against
 
 Otherwise tiles lying side by side along their long edges never form a junction: in a line of play only
 an end touches, or a double's side. Each end touches at most one tile, each pair meets at most once,
-and a contact that would close a loop is a stray (``prune_loops``), since a line of play is a tree.
+and a contact that would close a loop is a stray (``prune_loops``), since a line of play is a tree; so is
+one on a half of a tile (not a double) that another contact plays on already, since an open end is
+played on once.
 
 Conventions: points are ``xy`` pixels of the photo; each tile is anything with ``pips`` (two ints) and
 ``corners`` (4 x 2, xy, in order around the face, ``corners[0]``-``corners[1]`` being the short edge at
@@ -42,7 +44,7 @@ from __future__ import annotations
 import enum
 import math
 from dataclasses import dataclass, field, replace
-from typing import Protocol, Sequence
+from typing import Collection, Protocol, Sequence
 
 import numpy as np
 
@@ -237,16 +239,20 @@ _STRAY_LIKENESS = {JunctionKind.END_TO_END: 0, JunctionKind.CROSSWISE: 0, Juncti
                    JunctionKind.CORNER: 2}
 
 
-def prune_loops(junctions: Sequence[Junction], config: JunctionConfig = JunctionConfig()
-                ) -> tuple[tuple[Junction, ...], tuple[Junction, ...]]:
-    """Split contacts into the line of play and stray contacts that would close a loop.
+def prune_loops(junctions: Sequence[Junction], config: JunctionConfig = JunctionConfig(),
+                doubles: Collection[int] = ()) -> tuple[tuple[Junction, ...], tuple[Junction, ...]]:
+    """Split contacts into the line of play and stray contacts that would close a loop or play on a half
+    already played on.
 
     A line of play is a tree: each tile joins it at one place. Two tiles of different arms that happen
-    to lie against each other close a loop; one contact of each loop is then not a junction. Contacts
-    are taken best first (matching before mismatched; then tight ones, within ``config.tight_gap``,
-    before loose ones; then by kind, as a stray contact is most often an end against some tile's side
-    and least often end to end; then the tighter fit), keeping each that joins two parts not yet joined
-    (Kruskal's spanning tree). Returns ``(kept, strays)``, each sorted by tile indexes.
+    to lie against each other close a loop; one contact of each loop is then not a junction. And the open
+    end of a tile is played on once: a half of a tile that is not a double (``doubles``: the indexes of
+    the tiles read as doubles) touches one other tile, by its end or, where the line turns a corner, by
+    its side (``_halves_played``). Contacts are taken best first (matching before mismatched; then tight
+    ones, within ``config.tight_gap``, before loose ones; then by kind, as a stray contact is most often
+    an end against some tile's side and least often end to end; then the tighter fit), keeping each that
+    joins two parts not yet joined (Kruskal's spanning tree) on halves not yet played on. Returns ``(kept,
+    strays)``, each sorted by tile indexes.
     """
     parent: dict[int, int] = {}
 
@@ -259,14 +265,25 @@ def prune_loops(junctions: Sequence[Junction], config: JunctionConfig = Junction
     def rank(j: Junction) -> tuple:
         return not j.ok, abs(j.gap) > config.tight_gap, _STRAY_LIKENESS[j.kind], abs(j.gap), j.tiles
 
+    played: set[tuple[int, int]] = set()
     for junction in sorted(junctions, key=rank):
         a, b = (root(index) for index in junction.tiles)
-        if a == b:
+        halves = _halves_played(junction, doubles)
+        if a == b or halves & played:
             strays.append(junction)
         else:
             parent[a] = b
+            played |= halves
             kept.append(junction)
     return tuple(sorted(kept, key=lambda j: j.tiles)), tuple(sorted(strays, key=lambda j: j.tiles))
+
+
+def _halves_played(junction: Junction, doubles: Collection[int]) -> set[tuple[int, int]]:
+    """The (tile, half) pairs a junction plays on: each tile's touching half, but none of a double (a double
+    takes tiles on its ends and sides) nor of a tile met in the middle of its side (it is a double, whatever
+    it was read as)."""
+    return {(index, half) for index, half, end in zip(junction.tiles, junction.halves, junction.by_end)
+            if index not in doubles and (end or junction.kind is not JunctionKind.CROSSWISE)}
 
 
 def line_of_play(tiles: Sequence[TileLike], config: JunctionConfig = JunctionConfig()
@@ -274,10 +291,11 @@ def line_of_play(tiles: Sequence[TileLike], config: JunctionConfig = JunctionCon
     """``(junctions, strays)``: every contact (``find_junctions``) split by ``prune_loops``; then, as a line
     of play is one piece, the parts it falls into are joined by their best contacts within
     ``config.loose_angle_deg`` and ``config.loose_overlap`` (an end against an end or a side, neither end
-    touching anything yet), best first, while there are any."""
-    junctions, strays = prune_loops(find_junctions(tiles, config), config)
-    outlines = [_outline(index, tile) for index, tile in enumerate(tiles)]
+    touching anything yet nor a half played on), best first, while there are any."""
     pips = [_pips(index, tile) for index, tile in enumerate(tiles)]
+    doubles = {index for index, (a, b) in enumerate(pips) if a == b}
+    junctions, strays = prune_loops(find_junctions(tiles, config), config, doubles)
+    outlines = [_outline(index, tile) for index, tile in enumerate(tiles)]
     loose = replace(config, max_angle_deg=config.loose_angle_deg, min_overlap=config.loose_overlap)
     joined = list(junctions)
     while True:
@@ -291,16 +309,18 @@ def line_of_play(tiles: Sequence[TileLike], config: JunctionConfig = JunctionCon
         for junction in joined:
             part[root(junction.tiles[0])] = root(junction.tiles[1])
         used = {(index, edge) for junction in joined for index, edge in _edges_of(junction)}
+        played = set().union(*(_halves_played(junction, doubles) for junction in joined))
         candidates = [
-            contact
+            (contact.score, junction)
             for a in range(len(tiles)) for b in range(len(tiles)) if root(a) != root(b)
             for edge in (0, 2)
             for contact in _contacts(a, edge, outlines[a], b, outlines[b], loose)
             if (contact.i, contact.edge_i) not in used and (contact.j, contact.edge) not in used
+            for junction in [_junction(contact, pips, config)] if not _halves_played(junction, doubles) & played
         ]
         if not candidates:
             return tuple(sorted(joined, key=lambda j: j.tiles)), strays
-        joined.append(replace(_junction(max(candidates, key=lambda c: c.score), pips, config), loose=True))
+        joined.append(replace(max(candidates, key=lambda c: c[0])[1], loose=True))
 
 
 def _edges_of(junction: Junction) -> list[tuple[int, int]]:

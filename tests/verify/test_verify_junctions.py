@@ -264,8 +264,8 @@ def test_outlines_that_fall_short_of_the_tile_ends_still_meet():
 
 
 def test_a_contact_that_closes_a_loop_is_a_stray_not_a_junction():
-    def junction(i, j, ok, kind=JunctionKind.END_TO_END, gap=0.01):
-        return Junction((i, j), (0, 0), (1, 1 if ok else 2), kind, ok, (0.0, 0.0), gap)
+    def junction(i, j, ok, kind=JunctionKind.END_TO_END, gap=0.01):  # tile i's far half against j's near one
+        return Junction((i, j), (1, 0), (1, 1 if ok else 2), kind, ok, (0.0, 0.0), gap)
 
     line = [junction(0, 1, True), junction(1, 2, True), junction(2, 3, True)]
     stray = junction(0, 3, False, JunctionKind.CORNER)
@@ -279,13 +279,28 @@ def test_a_tight_corner_beats_a_loose_contact_alongside_when_a_loop_is_broken():
     # Tiles 0-1-2 are joined end to end; tile 2 turns a corner onto tile 3 (a tight fit), while a double
     # of another arm lies half a width off tile 3's side (a stray contact, matching by chance).
     def junction(i, j, kind, gap):
-        return Junction((i, j), (0, 0), (1, 1), kind, True, (0.0, 0.0), gap)
+        return Junction((i, j), (1, 0), (1, 1), kind, True, (0.0, 0.0), gap)
 
     line = [junction(0, 1, JunctionKind.END_TO_END, 0.01), junction(1, 2, JunctionKind.END_TO_END, 0.02)]
     corner = junction(2, 3, JunctionKind.CORNER, -0.01)
     loose = junction(0, 3, JunctionKind.ALONGSIDE, 0.5)
     kept, strays = prune_loops(line + [corner, loose])
     assert kept == tuple(line + [corner]) and strays == (loose,)
+
+
+def test_a_half_is_played_on_once():
+    # 3-1 along x, 1-5 end to end on its 1 end; 4-2 stands below the 1 half, its 4 end against the long
+    # side: a tile of another arm that lies there by chance, since the 1 end was played on already
+    tiles = [tile(3, 1, (0, 0), 0), tile(1, 5, (2 * W + 1, 0), 0), tile(4, 2, (W / 2, 1.5 * W), 90)]
+    assert summary(find_junctions(tiles)) == [((0, 1), (1, 1), "end-to-end", True),
+                                              ((0, 2), (1, 4), "corner", False)]
+    junctions, strays = line_of_play(tiles)
+    assert summary(junctions) == [((0, 1), (1, 1), "end-to-end", True)]  # nor joined loosely there
+    assert summary(strays) == [((0, 2), (1, 4), "corner", False)]
+    # a double takes tiles on its ends and its sides
+    tiles[0] = tile(1, 1, (0, 0), 0)
+    assert summary(line_of_play(tiles)[0]) == [((0, 1), (1, 1), "end-to-end", True),
+                                               ((0, 2), (1, 4), "corner", False)]
 
 
 def _holes(tiles):

@@ -1,8 +1,7 @@
 """What the table's plane says of a face: the tiles of a set lie on one plane and share one shape, so the
 faces read surely around a place tell what outline a tile has there, whichever way it lies.
 
-Entry points: ``Plane(sure).outline(quad, aspect) -> (4, 2) corners`` (``expected_outline`` for one
-place); ``gaps(quads, ...)``, the
+Entry points: ``Plane(sure).outline(quad, aspect) -> (4, 2) corners``; ``gaps(quads, ...)``, the
 places between two tiles in a row where one or two more would fit; ``ends(quads, ...)``, the places one
 tile beyond the ends of a line, where it may go on or turn a corner at a tile not found.
 Conventions as in ``companion.vision``.
@@ -75,11 +74,6 @@ class Plane:
             width = sides @ [-np.sin(turn) / aspect, np.cos(turn)]
             outlines.append(_outline(centre, length, width))
         return geo.clockwise(np.mean(outlines, axis=0)) if outlines else None
-
-
-def expected_outline(quad: np.ndarray, sure: list[np.ndarray], aspect: float) -> np.ndarray | None:
-    """``Plane(sure).outline(quad, aspect)``, for one place."""
-    return Plane(sure).outline(quad, aspect)
 
 
 def _outline(centre: np.ndarray, length: np.ndarray, width: np.ndarray) -> np.ndarray:

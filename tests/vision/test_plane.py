@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision import geometry as geo
-from companion.vision.plane import ends, expected_outline, gaps
+from companion.vision.plane import Plane, ends, gaps
 
 # a camera looking at the table at a slant: a homography from the table (cm) to the photo (pixels)
 VIEW = np.array([[9.0, 1.5, 400.0], [0.5, 5.0, 300.0], [0.0, 0.004, 1.0]])
@@ -26,7 +26,7 @@ SURE = [_seen(0, 0, 10), _seen(30, 5, 80), _seen(-25, 30, -30), _seen(10, 45, 45
 def test_a_tile_turned_any_way_is_predicted_from_tiles_turned_others():
     for x, y, turn in [(15, 20, 60), (-10, 10, 135), (25, 30, -15)]:
         truth = _seen(x, y, turn)
-        assert geo.iou(expected_outline(truth, SURE, 2.0), truth) > 0.9
+        assert geo.iou(Plane(SURE).outline(truth, 2.0), truth) > 0.9
 
 
 def test_an_outline_with_an_end_on_the_next_tile_is_told_from_the_tile():
@@ -34,18 +34,18 @@ def test_an_outline_with_an_end_on_the_next_tile_is_told_from_the_tile():
     # the reader took the far end half a tile too far (onto the next tile), so its centre moved too
     wrong = truth.copy()
     wrong[2:] += (truth[2] - truth[1]) / 2
-    outline = expected_outline(wrong, SURE, 2.0)
-    assert geo.iou(wrong, outline) < 0.7 < geo.iou(truth, expected_outline(truth, SURE, 2.0))
+    outline = Plane(SURE).outline(wrong, 2.0)
+    assert geo.iou(wrong, outline) < 0.7 < geo.iou(truth, Plane(SURE).outline(truth, 2.0))
 
 
 def test_sure_faces_in_one_row_predict_sizes_off_it_by_the_nearest():
     row = [_seen(x, 0, 0) for x in (-20, 0, 20)]  # no plane of sizes: the slope across the row is unknown
     truth = _seen(0, 12, 0)
-    assert geo.iou(expected_outline(truth, row, 2.0), truth) > 0.8
+    assert geo.iou(Plane(row).outline(truth, 2.0), truth) > 0.8
 
 
 def test_no_prediction_without_two_sure_faces():
-    assert expected_outline(_seen(15, 20, 60), SURE[:1], 2.0) is None
+    assert Plane(SURE[:1]).outline(_seen(15, 20, 60), 2.0) is None
 
 
 def _match(found: list[np.ndarray], truth: list[np.ndarray]) -> bool:

@@ -126,7 +126,8 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
     play breaks one junction too) on a mismatched junction takes its next reading (a doubtful pip counted or not); if
     another tile's end lies against the middle of its side, a double a pip off (only a double is laid so);
     or failing those its reading with the ends the other way round (the reader may take one end for the
-    other); or, where two or more of its junctions mismatch, what the tiles against it show: the first where
+    other); or, where two or more of its junctions mismatch (or one, for a tile less sure than
+    ``config.settle_shown``), what the tiles against it show: the first where
     that makes its junctions match, the same tiles still meet, and no other tile holds it; the least sure
     tile first. Each such tile is named in a note, with what it was read as, so
     that a person checks it."""
@@ -145,7 +146,7 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
         crosswise = abs(a - b) == 1 and any(j.kind is JunctionKind.CROSSWISE and not j.by_end[j.tiles.index(index)]
                                             for j in junctions if index in j.tiles)
         doubles = [(a, a), (b, b)] if crosswise else []
-        shown = _shown_by_partners(index, tile.pips, junctions)
+        shown = _shown_by_partners(index, tile.pips, junctions, tile.confidence < config.settle_shown)
         for pips in [p for p, _ in tile.others] + doubles + ([turned] if a != b else []) + shown:
             if tuple(sorted(pips)) in held:
                 continue
@@ -166,12 +167,13 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
     return tiles, notes
 
 
-def _shown_by_partners(index: int, pips: tuple[int, int], junctions) -> list[tuple[int, int]]:
+def _shown_by_partners(index: int, pips: tuple[int, int], junctions, alone: bool = False) -> list[tuple[int, int]]:
     """The reading that the tiles against tile ``index`` give it (each touching half the value that meets
-    it), where two or more of its junctions mismatch: one wrong play breaks only the junction where it was
-    laid, while a misread tile breaks all of its own. None where they disagree."""
+    it), where two or more of its junctions mismatch (one wrong play breaks only the junction where it was
+    laid, while a misread tile breaks all of its own), or one if ``alone`` (a tile read with so little
+    confidence that its reading tells less than its neighbour). None where they disagree."""
     own = [j for j in junctions if index in j.tiles]
-    if sum(not j.ok for j in own) < 2:
+    if sum(not j.ok for j in own) < (1 if alone else 2):
         return []
     # with another tile against its side: a double laid crosswise (a tile read as a double but laid end to end
     # takes what the tiles against its two ends show)

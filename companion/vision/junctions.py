@@ -101,6 +101,9 @@ class JunctionConfig:
     (given its next reading where that matches, see ``companion.verifier.settled_by_line``) only when it is
     less sure than this as well: a single mismatch is also what a wrong play leaves, so it takes more doubt
     to explain it away (on 1,000 tuning layouts, 0.45 against 0.5: one photo more right, none less).
+    ``settle_shown``: a tile read with less confidence than this whose only mismatched junction is one may
+    take what the tile against it shows there (its reading tells less than its neighbour: on 1,300 tuning
+    layouts one photo more right at 0.15 or 0.25, none less; at 0.35 a wrong play was hidden).
     ``hole_slack``: two free ends facing each other in line leave room for a missing tile when they lie
     one half-length apart (a double laid crosswise) or two (a tile laid end to end), give or take this
     many half-lengths; also the most the ends may lie off each other's axis, in widths.
@@ -117,6 +120,7 @@ class JunctionConfig:
     tight_gap: float = 0.25
     hole_slack: float = 0.35
     settle_alone: float = 0.45
+    settle_shown: float = 0.25
 
     def __post_init__(self) -> None:
         checks = {
@@ -131,6 +135,7 @@ class JunctionConfig:
             "tight_gap": 0 <= self.tight_gap <= self.max_gap,
             "hole_slack": 0 < self.hole_slack < 0.5,
             "settle_alone": 0 <= self.settle_alone <= 1,
+            "settle_shown": 0 <= self.settle_shown <= self.settle_alone,
         }
         for name, good in checks.items():
             if not good:

@@ -328,3 +328,16 @@ def test_a_tile_whose_only_mismatch_is_one_needs_more_doubt_to_be_settled():
     # on two mismatched junctions the same doubt is enough
     two = [_reading(t) for t in line((6, 4), (3, 3), (4, 1), confidences=[0.99, 0.47, 0.99])]
     assert settled_by_line(two, 0.5)[0][1].pips == (4, 4)
+
+
+def test_a_tile_read_with_hardly_any_confidence_takes_what_the_tile_against_its_one_mismatch_shows():
+    # read 3-1 at 0.2 between a 4 and a 1: its reading tells less than its neighbour, so it is taken as 4-1
+    # and named; read at 0.3 (above settle_shown) the one mismatch may be a wrong play, and it stays
+    unsure = [_reading(t) for t in line((6, 4), (3, 1), (1, 5), confidences=[0.99, 0.2, 0.99])]
+    settled, notes = settled_by_line(unsure, 0.5)
+    assert settled[1].pips == (4, 1) and notes == [
+        "tile 2 is hard to read: it looks most like 3-1 (confidence 0.20), but as 4-1, what the tiles against it "
+        "show, every junction of it matches, so it is taken as 4-1: check it"]
+    assert settled_by_line(unsure, 0.5, JunctionConfig(settle_shown=0.1)) == (unsure, [])
+    with pytest.raises(ValueError, match="settle_shown"):
+        JunctionConfig(settle_shown=0.5)  # not above settle_alone

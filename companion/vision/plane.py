@@ -76,6 +76,16 @@ class Plane:
         return geo.clockwise(np.mean(outlines, axis=0)) if outlines else None
 
 
+def in_line(quad: np.ndarray, other: np.ndarray, lengths: float, slack: float, off: float) -> bool:
+    """Whether ``other``'s centre lies along ``quad``'s axis ``lengths`` of its lengths from its centre (either
+    way, give or take ``slack`` of a length), off the axis by less than ``off`` of its width."""
+    sides = _sides(quad)
+    if abs(np.linalg.det(sides)) < 1e-6:
+        return False
+    along, across = np.abs(np.linalg.solve(sides, geo.centre_of(other) - geo.centre_of(quad)))
+    return abs(along - lengths) < slack and across < off
+
+
 def _outline(centre: np.ndarray, length: np.ndarray, width: np.ndarray) -> np.ndarray:
     """The face with this centre and these sides (vectors in the photo)."""
     return np.array([centre - length / 2 + width / 2, centre - length / 2 - width / 2,

@@ -102,6 +102,10 @@ class Profile:
     # look (crop pixels) and it fits the prediction at its place better (IoU; a moved or turned look by
     # ``fit_margin``)
     fit_margin: float = 0.1
+    # a whole face read as a double, in line with a face of a line of play half a tile beyond its end (one and a
+    # half lengths from its centre, give or take this share of a length), may lie across two tiles of the line
+    # (see ``_unstraddled``); a face touches the next end to end within the same slack
+    straddle_slack: float = 0.25
     settled_px: float = 10.0
 
     # --- what is kept --------------------------------------------------------------------------------------
@@ -161,7 +165,7 @@ class Profile:
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "impossible_confidence",
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
-                    "candidate_fit", "asymmetric_confidence"):
+                    "candidate_fit", "asymmetric_confidence", "straddle_slack"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

@@ -265,3 +265,32 @@ def test_a_line_is_followed_past_the_tiles_found_at_its_end(monkeypatch):
         filled = vision._filled(None, faces, [], Profile(end_rounds=rounds))
         assert len(filled) == len(faces) + more
         assert all(any(np.allclose(f.corners, t) for f in filled) for t in beyond[:more])
+
+
+def test_a_double_read_across_two_tiles_of_a_line_gives_way_to_them(monkeypatch):
+    # a line along y = 500: 1-3, 3-5, 5-2, 2-6 end to end; an outline across the 5-2 and the 2-6 reads 2-2
+    line = {x: _tile(x, 500) for x in (100, 260, 420, 580)}
+    pips = {100: (1, 3), 260: (3, 5), 420: (5, 2), 580: (2, 6)}
+    straddle = FaceReading(_tile(500, 500), 0.99, (peaks(2), peaks(2)), 0.0, 0.5)
+    looked = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # a look near a tile finds it
+        looked.extend(quads)
+        out = []
+        for q in quads:
+            x = min(line, key=lambda x: abs(geo.centre_of(q)[0] - x))
+            out.append(_sure(line[x], pips[x]))
+        return out
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    faces = [_sure(line[100], pips[100]), _sure(line[260], pips[260]), straddle]
+    found = vision._unstraddled(None, faces, Profile())
+    assert sorted(_count(f) for f in found) == [(1, 3), (2, 6), (3, 5), (5, 2)] and len(looked) == 2
+
+    # a real double with its neighbours found against its ends, or one beside a tile that is in no line
+    # (a set laid out in rows, apart), is not looked at
+    looked.clear()
+    double = [_sure(line[260], (3, 5)), _sure(line[420], (5, 5)), _sure(line[580], (5, 6)), _sure(line[100], (1, 3))]
+    assert vision._unstraddled(None, double, Profile()) == double
+    apart = [_sure(_tile(260, 500), (3, 5)), FaceReading(_tile(500, 500), 0.99, (peaks(2), peaks(2)), 0.0, 0.5)]
+    assert vision._unstraddled(None, apart, Profile()) == apart and not looked

@@ -8,7 +8,9 @@ the crop sharp), and a second network marks the face's corners and its pips, twi
 square on to the corners the first look found (unless the first saw it square on, or took it for no tile
 or for a second outline of a face it was surer of); ``plane`` predicts the outline a tile has at a place
 from the faces read surely around it, and a face read with doubt far from that outline is looked at again
-through it (and, where its pips are in doubt, through it moved and turned); where two tiles in a row leave
+through it (and, where its pips are in doubt, through it moved and turned); a face read as a double half a
+tile short of a line's next face (an outline across two tiles end to end) is looked at half a tile each way
+along it; where two tiles in a row leave
 room for a tile between them and none was read, one tile beyond the end of a line (it may go on, or turn
 a corner, at a tile not read), or where the detector proposed a tile but every look there went to a
 neighbour, the reader looks there too. This module ties them together: it drops what is not a whole

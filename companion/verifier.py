@@ -58,6 +58,7 @@ from companion.vision.junctions import (  # noqa: E402
     JunctionConfig,
     JunctionKind,
     find_holes,
+    halves_played,
     in_doubt,
     line_of_play,
 )
@@ -196,11 +197,7 @@ def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dic
     junctions, strays = line_of_play(tiles, config)
     warnings = [str(w) for w in scan.get("warnings", [])]
     warnings += layout_warnings(tiles, junctions, config)
-    warnings += [
-        f"tiles {i + 1} and {j + 1} lie against each other ({a} to {b}) but a line of play has no loops: "
-        "taken as not joined, not checked"
-        for (i, j), (a, b) in ((stray.tiles, stray.pips) for stray in strays)
-    ]
+    warnings += [_stray_warning(stray, junctions, tiles) for stray in strays]
     return {
         "file": scan.get("file"),
         "tiles": scan["tiles"],
@@ -208,6 +205,23 @@ def verify_scan(scan: dict, *, config: JunctionConfig = JunctionConfig()) -> dic
         "legal": all(junction.ok for junction in junctions),
         "warnings": warnings,
     }
+
+
+def _stray_warning(stray: Junction, junctions: tuple[Junction, ...], tiles: list[ReadTile]) -> str:
+    """Why two tiles that lie against each other were taken as not joined: a half of one is joined to another
+    tile already (an open end is played on once), or joining them would close a loop."""
+    (i, j), (a, b) = stray.tiles, stray.pips
+    doubles = {k for k, tile in enumerate(tiles) if tile.pips[0] == tile.pips[1]}
+    for junction in junctions:
+        shared = sorted(halves_played(stray, doubles) & halves_played(junction, doubles))
+        if shared:
+            index, half = shared[0]
+            other = junction.tiles[1 - junction.tiles.index(index)]
+            return (f"tiles {i + 1} and {j + 1} lie against each other ({a} to {b}) but the {tiles[index].pips[half]} "
+                    f"half of tile {index + 1} is joined to tile {other + 1} already, and an open end is played on "
+                    "once: taken as not joined, not checked")
+    return (f"tiles {i + 1} and {j + 1} lie against each other ({a} to {b}) but a line of play has no loops: "
+            "taken as not joined, not checked")
 
 
 def read_tiles_of(verdict: dict) -> list[ReadTile]:

@@ -225,8 +225,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     for (k, _, margin), face in zip(looks, new):
         held, held_fit = best[k]
         if k in logos:  # sure of its reading already: the look must still see the logo
-            if face.tile_score >= profile.tile_threshold and face.moved > profile.settled_px:
-                face = read_outlines(pyramid, [face.corners], profile, floor=profile.tile_threshold)[0]
+            face = _one_look_more(pyramid, face, profile)
             if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
                     face.logo_score < profile.logo_threshold:
                 continue
@@ -276,8 +275,7 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -
     found: dict[int, list[FaceReading]] = {}
     new = read_outlines(pyramid, [q for _, q in looks], profile, floor=profile.tile_threshold)
     for (k, _), face in zip(looks, new):
-        if face.tile_score >= profile.tile_threshold and face.moved > profile.settled_px:
-            face = read_outlines(pyramid, [face.corners], profile, floor=profile.tile_threshold)[0]
+        face = _one_look_more(pyramid, face, profile)
         count = count_pips(face, profile)
         if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
                 count.confidence < profile.doubt_below or \
@@ -290,6 +288,14 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -
         faces[k] = tiles[0]
         faces.extend(tiles[1:])
     return faces
+
+
+def _one_look_more(pyramid: Pyramid, face: FaceReading, profile: Profile) -> FaceReading:
+    """``face`` (a look through an outline) looked at once more through its corners where it is a whole tile
+    whose corners still moved more than ``profile.settled_px``."""
+    if face.tile_score >= profile.tile_threshold and face.moved > profile.settled_px:
+        return read_outlines(pyramid, [face.corners], profile, floor=profile.tile_threshold)[0]
+    return face
 
 
 def _plane_fit(face: FaceReading, plane: Plane, profile: Profile) -> float:

@@ -1,9 +1,10 @@
 """Where the tiles of a line of play meet: junction geometry over tile outlines.
 
 Entry points: ``find_junctions(tiles, config=JunctionConfig()) -> tuple[Junction, ...]`` (every
-contact), ``prune_loops(junctions, config) -> (kept, strays)`` (the line of play is a tree: a contact that
-would close a loop is a stray, not a junction), ``line_of_play(tiles, config) -> (junctions, strays)``
-(both, and the parts left apart joined by their best looser contacts: the line is one piece),
+contact), ``prune_loops(junctions, config, doubles) -> (kept, strays)`` (the line of play is a tree: a
+contact that would close a loop, or play on a half already played on, ``halves_played``, is a stray, not
+a junction), ``line_of_play(tiles, config) -> (junctions, strays)`` (both, and the parts left apart
+joined by their best looser contacts: the line is one piece),
 ``in_doubt(confidence, config)``, ``find_holes(tiles, junctions, config) -> tuple[Hole, ...]`` (free ends
 that face each other across the room of a tile the reader did not find).
 
@@ -253,7 +254,7 @@ def prune_loops(junctions: Sequence[Junction], config: JunctionConfig = Junction
     to lie against each other close a loop; one contact of each loop is then not a junction. And the open
     end of a tile is played on once: a half of a tile that is not a double (``doubles``: the indexes of
     the tiles read as doubles) touches one other tile, by its end or, where the line turns a corner, by
-    its side (``_halves_played``). Contacts are taken best first (matching before mismatched; then tight
+    its side (``halves_played``). Contacts are taken best first (matching before mismatched; then tight
     ones, within ``config.tight_gap``, before loose ones; then by kind, as a stray contact is most often
     an end against some tile's side and least often end to end; then the tighter fit), keeping each that
     joins two parts not yet joined (Kruskal's spanning tree) on halves not yet played on. Returns ``(kept,
@@ -273,7 +274,7 @@ def prune_loops(junctions: Sequence[Junction], config: JunctionConfig = Junction
     played: set[tuple[int, int]] = set()
     for junction in sorted(junctions, key=rank):
         a, b = (root(index) for index in junction.tiles)
-        halves = _halves_played(junction, doubles)
+        halves = halves_played(junction, doubles)
         if a == b or halves & played:
             strays.append(junction)
         else:
@@ -283,7 +284,7 @@ def prune_loops(junctions: Sequence[Junction], config: JunctionConfig = Junction
     return tuple(sorted(kept, key=lambda j: j.tiles)), tuple(sorted(strays, key=lambda j: j.tiles))
 
 
-def _halves_played(junction: Junction, doubles: Collection[int]) -> set[tuple[int, int]]:
+def halves_played(junction: Junction, doubles: Collection[int] = ()) -> set[tuple[int, int]]:
     """The (tile, half) pairs a junction plays on: each tile's touching half, but none of a double (a double
     takes tiles on its ends and sides) nor of a tile met in the middle of its side (it is a double, whatever
     it was read as)."""
@@ -314,14 +315,14 @@ def line_of_play(tiles: Sequence[TileLike], config: JunctionConfig = JunctionCon
         for junction in joined:
             part[root(junction.tiles[0])] = root(junction.tiles[1])
         used = {(index, edge) for junction in joined for index, edge in _edges_of(junction)}
-        played = set().union(*(_halves_played(junction, doubles) for junction in joined))
+        played = set().union(*(halves_played(junction, doubles) for junction in joined))
         candidates = [
             (contact.score, junction)
             for a in range(len(tiles)) for b in range(len(tiles)) if root(a) != root(b)
             for edge in (0, 2)
             for contact in _contacts(a, edge, outlines[a], b, outlines[b], loose)
             if (contact.i, contact.edge_i) not in used and (contact.j, contact.edge) not in used
-            for junction in [_junction(contact, pips, config)] if not _halves_played(junction, doubles) & played
+            for junction in [_junction(contact, pips, config)] if not halves_played(junction, doubles) & played
         ]
         if not candidates:
             return tuple(sorted(joined, key=lambda j: j.tiles)), strays

@@ -341,3 +341,12 @@ def test_a_tile_read_with_hardly_any_confidence_takes_what_the_tile_against_its_
     assert settled_by_line(unsure, 0.5, JunctionConfig(settle_shown=0.1)) == (unsure, [])
     with pytest.raises(ValueError, match="settle_shown"):
         JunctionConfig(settle_shown=0.5)  # not above settle_alone
+
+
+def test_a_tile_against_a_half_played_on_already_is_named_as_not_joined():
+    # 3-1 and 1-5 end to end; 4-2 stands below the 1 half, its 4 end against the long side
+    verdict = verify_scan(scan(tile(3, 1, (100, 150), 0), tile(1, 5, (100 + 2 * W + 1, 150), 0),
+                               tile(4, 2, (100 + W / 2, 150 + 1.5 * W), 90)))
+    assert verdict["legal"] is True and [j["tiles"] for j in verdict["junctions"]] == [[0, 1]]
+    assert ("tiles 1 and 3 lie against each other (1 to 4) but the 1 half of tile 1 is joined to tile 2 already, "
+            "and an open end is played on once: taken as not joined, not checked") in verdict["warnings"]

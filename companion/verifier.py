@@ -248,9 +248,10 @@ def layout_warnings(tiles: list[ReadTile], junctions: tuple[Junction, ...], conf
     (tiles never lie on top of each other: a "tile" found across the seam of two touching tiles does),
     when it sits on two or more mismatched junctions (one wrong play breaks only the junction where it
     was laid, while a misread tile breaks all of its own), when read the other way round every
-    junction of it would match (its ends may have been read the wrong way round), or when it lies
+    junction of it would match (its ends may have been read the wrong way round), when it lies
     crosswise under another tile's end but was read as no double (only a double is laid so: it is
-    misread, or the two only lie against each other).
+    misread, or the two only lie against each other), or when its outline is far smaller than a tile it
+    touches (touching tiles lie at one depth: the outline may cover only part of the tile).
     """
     warnings = []
     why = _doubts(tiles, junctions, config)
@@ -322,6 +323,9 @@ def _doubts(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: Junc
                 # only a double is laid crosswise: it is misread, or the two lie against each other unjoined
                 why[index] = (f"read as {a}-{b}, yet tile {other + 1}'s end lies against the middle of its side, "
                               "where only a double is laid; or the two are not joined")
+    for index, (other, ratio) in _small_outlines(tiles, junctions, config).items():
+        why[index] = (f"its outline is {ratio:.0%} the size of tile {other + 1}'s, which it touches: "
+                      "it may cover only part of the tile")
     for index, other in _overlaps(tiles, config).items():
         why[index] = f"its outline overlaps tile {other + 1}'s, so one of them is misplaced"
     for index, other in _duplicates(tiles).items():
@@ -330,6 +334,21 @@ def _doubts(tiles: list[ReadTile], junctions: tuple[Junction, ...], config: Junc
         if in_doubt(tile.confidence, config):
             why[index] = f"read with confidence {tile.confidence:.2f}"
     return why
+
+
+def _small_outlines(tiles: list[ReadTile], junctions: tuple[Junction, ...],
+                    config: JunctionConfig) -> dict[int, tuple[int, float]]:
+    """Tiles whose outline's size (the root of its area) is below ``config.small_outline`` of a tile they
+    touch: index -> (that tile, the ratio), the smallest ratio kept."""
+    sizes = [float(np.sqrt(abs(cv2.contourArea(tile.corners.astype(np.float32))))) for tile in tiles]
+    found: dict[int, tuple[int, float]] = {}
+    for junction in junctions:
+        for side, index in enumerate(junction.tiles):
+            other = junction.tiles[1 - side]
+            ratio = sizes[index] / sizes[other] if sizes[other] > 0 else 1.0
+            if ratio < config.small_outline and ratio < found.get(index, (other, 1.0))[1]:
+                found[index] = (other, ratio)
+    return found
 
 
 def _overlaps(tiles: list[ReadTile], config: JunctionConfig) -> dict[int, int]:

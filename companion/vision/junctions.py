@@ -108,6 +108,10 @@ class JunctionConfig:
     ``hole_slack``: two free ends facing each other in line leave room for a missing tile when they lie
     one half-length apart (a double laid crosswise) or two (a tile laid end to end), give or take this
     many half-lengths; also the most the ends may lie off each other's axis, in widths.
+    ``small_outline``: tiles that touch lie at one depth and look alike in size, so a tile whose outline's
+    size (the root of its area) is below this fraction of a tile it touches may be read from part of the
+    tile: it is in doubt (on 1,000 tuning layouts, 14 of the 27 tiles on a junction below 0.75 were
+    misread, 17 of 77 below 0.8; of all the tiles on a junction, 0.7%).
     """
 
     max_gap: float = 0.6
@@ -122,6 +126,7 @@ class JunctionConfig:
     hole_slack: float = 0.35
     settle_alone: float = 0.45
     settle_shown: float = 0.25
+    small_outline: float = 0.75
 
     def __post_init__(self) -> None:
         checks = {
@@ -133,6 +138,7 @@ class JunctionConfig:
             "crosswise_band": 0 <= self.crosswise_band < 0.25,
             "doubt_confidence": 0 <= self.doubt_confidence <= 1,
             "max_overlap": 0 < self.max_overlap < 1,
+            "small_outline": 0 <= self.small_outline < 1,
             "tight_gap": 0 <= self.tight_gap <= self.max_gap,
             "hole_slack": 0 < self.hole_slack < 0.5,
             "settle_alone": 0 <= self.settle_alone <= 1,

@@ -171,6 +171,23 @@ def test_a_tile_overlapping_another_is_in_doubt():
     assert verdict["warnings"][0].startswith("tile 2 (3-2) is in doubt (its outline overlaps tile 3's")
 
 
+def test_a_tile_whose_outline_is_far_smaller_than_the_tile_it_touches_is_in_doubt():
+    # Tiles that touch lie at one depth: an outline 70% of its neighbour's size took part of a tile.
+    first, second, third = line((6, 4), (4, 2), (3, 1))
+    corners = np.array(third["corners"])
+    end = (corners[0] + corners[1]) / 2  # the end against tile 2 stays where it is
+
+    def shrunk(scale):
+        return dict(third, corners=(end + (corners - end) * scale).tolist())
+
+    small = verify_scan(scan(first, second, shrunk(0.7)))
+    assert small["junctions"][1] == {"tiles": [1, 2], "pips": [2, 3], "ok": False}
+    assert small["warnings"] == ["tile 3 (3-1) is in doubt (its outline is 70% the size of tile 2's, which it "
+                                 "touches: it may cover only part of the tile); junction 2-3 may be misread"]
+    near = verify_scan(scan(first, second, shrunk(0.8)))
+    assert near["junctions"][1]["ok"] is False and near["warnings"] == []
+
+
 def test_a_leaf_tile_that_would_match_the_other_way_round_is_in_doubt():
     verdict = verify_scan(scan(*line((6, 4), (2, 4))))
     assert verdict["legal"] is False

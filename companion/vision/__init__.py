@@ -159,8 +159,10 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     pyramid = Pyramid(source)
     read = read_faces(pyramid, frames, profile)
     faces = _reshaped(pyramid, [f for f in read if f is not None], profile)
-    faces = _unstraddled(pyramid, faces, profile)
+    looked: list[FaceReading] = []  # the faces looked along as straddles, or found so
+    faces = _unstraddled(pyramid, faces, profile, looked)
     faces = _filled(pyramid, faces, _orphans(frames, read, faces), profile)
+    faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
     faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5,
                      colour=face_colour(pyramid, f.corners) if f.tile_score >= profile.tile_threshold else None)
@@ -243,7 +245,8 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     return faces
 
 
-def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
+def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
+                 looked: list[FaceReading]) -> list[FaceReading]:
     """``faces``, each whole face read as a double that may lie across two tiles of a line looked at again half
     a tile each way along it. Two tiles laid end to end meet half to matching half, so an outline across their
     junction reads as a double; the line's next tile then lies half a tile beyond its end: another whole face
@@ -252,41 +255,51 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -
     to end (a line of play, not a row of tiles laid out apart). A look is a tile the face lay across if it is
     a whole tile, settled (it may take one look more), sure of its pips, not read as the same double, of a
     tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``) and on no other whole
-    face; the first such replaces the face, a second is added."""
-    whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
+    face; the first such replaces the face, a second is added. A straddle given way to may leave the next
+    straddle along the line with a tile beyond it (a line read half a tile off throughout), so the looks go
+    on for up to ``profile.straddle_rounds`` rounds while they find tiles; ``looked`` (the faces looked along
+    already, and the tiles found so) is kept across calls, so that a call after the gaps are filled looks
+    along the new faces only."""
+    for _ in range(profile.straddle_rounds):  # a straddle given way may leave the next one with a tile beyond it
+        whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
 
-    def in_a_line(j: int, k: int) -> bool:  # face j touches a face (not k) end to end
-        return any(i not in (j, k) and in_line(faces[j].corners, faces[i].corners, 1.0, profile.straddle_slack,
-                                                profile.gap_slack) for i in whole)
+        def in_a_line(j: int, k: int) -> bool:  # face j touches a face (not k) end to end
+            return any(i not in (j, k) and in_line(faces[j].corners, faces[i].corners, 1.0, profile.straddle_slack,
+                                                    profile.gap_slack) for i in whole)
 
-    suspects = []
-    for k in whole:
-        pips = count_pips(faces[k], profile).pips
-        if pips[0] != pips[1] or (profile.logo and faces[k].logo_score >= profile.logo_threshold):
-            continue
-        beyond = [j for j in whole if j != k and
-                  in_line(faces[k].corners, faces[j].corners, 1.5, profile.straddle_slack, profile.gap_slack)]
-        if any(in_a_line(j, k) for j in beyond):
-            suspects.append(k)
-    looks = [(k, moved) for k in suspects for moved in _moved(faces[k].corners, 0.5, 0.0)]
-    if not looks:
-        return faces
-    plane = Plane(_judged(faces, profile)[0])
-    found: dict[int, list[FaceReading]] = {}
-    new = read_outlines(pyramid, [q for _, q in looks], profile, floor=profile.tile_threshold)
-    for (k, _), face in zip(looks, new):
-        face = _one_look_more(pyramid, face, profile)
-        count = count_pips(face, profile)
-        if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
-                count.confidence < profile.doubt_below or \
-                sorted(count.pips) == sorted(count_pips(faces[k], profile).pips) or \
-                _plane_fit(face, plane, profile) < profile.gap_fit or _on_another(face, k, faces, profile):
-            continue
-        found.setdefault(k, []).append(face)
-    faces = list(faces)
-    for k, tiles in found.items():
-        faces[k] = tiles[0]
-        faces.extend(tiles[1:])
+        suspects = []
+        for k in whole:
+            pips = count_pips(faces[k], profile).pips
+            if pips[0] != pips[1] or any(faces[k] is face for face in looked) or \
+                    (profile.logo and faces[k].logo_score >= profile.logo_threshold):
+                continue
+            beyond = [j for j in whole if j != k and
+                      in_line(faces[k].corners, faces[j].corners, 1.5, profile.straddle_slack, profile.gap_slack)]
+            if any(in_a_line(j, k) for j in beyond):
+                suspects.append(k)
+        looked.extend(faces[k] for k in suspects)
+        looks = [(k, moved) for k in suspects for moved in _moved(faces[k].corners, 0.5, 0.0)]
+        if not looks:
+            break
+        plane = Plane(_judged(faces, profile)[0])
+        found: dict[int, list[FaceReading]] = {}
+        new = read_outlines(pyramid, [q for _, q in looks], profile, floor=profile.tile_threshold)
+        for (k, _), face in zip(looks, new):
+            face = _one_look_more(pyramid, face, profile)
+            count = count_pips(face, profile)
+            if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
+                    count.confidence < profile.doubt_below or \
+                    sorted(count.pips) == sorted(count_pips(faces[k], profile).pips) or \
+                    _plane_fit(face, plane, profile) < profile.gap_fit or _on_another(face, k, faces, profile):
+                continue
+            found.setdefault(k, []).append(face)
+        if not found:
+            break
+        faces = list(faces)
+        for k, tiles in found.items():
+            faces[k] = tiles[0]
+            faces.extend(tiles[1:])
+        looked.extend(face for tiles in found.values() for face in tiles)  # a tile found is no straddle
     return faces
 
 

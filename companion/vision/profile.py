@@ -106,6 +106,7 @@ class Profile:
     # half lengths from its centre, give or take this share of a length), may lie across two tiles of the line
     # (see ``_unstraddled``); a face touches the next end to end within the same slack
     straddle_slack: float = 0.25
+    straddle_rounds: int = 3  # rounds of those looks while they find tiles (a line read half a tile off)
     settled_px: float = 10.0
 
     # --- what is kept --------------------------------------------------------------------------------------
@@ -176,8 +177,9 @@ class Profile:
                                f"{profile.detect_side_most!r}")
         if not 1 <= profile.max_looks <= 5:
             raise ProfileError(f"profile field 'max_looks' must be 1 to 5: {profile.max_looks!r}")
-        if profile.end_rounds < 0:
-            raise ProfileError(f"profile field 'end_rounds' must not be negative: {profile.end_rounds!r}")
+        if profile.end_rounds < 0 or profile.straddle_rounds < 0:
+            raise ProfileError("profile fields 'end_rounds' and 'straddle_rounds' must not be negative: "
+                               f"{profile.end_rounds!r}, {profile.straddle_rounds!r}")
         if profile.gap_most < 0 or not 0 <= profile.gap_slack < 0.5 or not 0 <= profile.gap_turn_deg <= 90:
             raise ProfileError("profile fields 'gap_most', 'gap_slack' and 'gap_turn_deg' must be at least 0, "
                                f"below 0.5 and at most 90: {profile.gap_most!r}, {profile.gap_slack!r}, "

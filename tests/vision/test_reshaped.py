@@ -284,13 +284,35 @@ def test_a_double_read_across_two_tiles_of_a_line_gives_way_to_them(monkeypatch)
 
     monkeypatch.setattr(vision, "read_outlines", read_outlines)
     faces = [_sure(line[100], pips[100]), _sure(line[260], pips[260]), straddle]
-    found = vision._unstraddled(None, faces, Profile())
+    found = vision._unstraddled(None, faces, Profile(), [])
     assert sorted(_count(f) for f in found) == [(1, 3), (2, 6), (3, 5), (5, 2)] and len(looked) == 2
 
     # a real double with its neighbours found against its ends, or one beside a tile that is in no line
     # (a set laid out in rows, apart), is not looked at
     looked.clear()
     double = [_sure(line[260], (3, 5)), _sure(line[420], (5, 5)), _sure(line[580], (5, 6)), _sure(line[100], (1, 3))]
-    assert vision._unstraddled(None, double, Profile()) == double
+    assert vision._unstraddled(None, double, Profile(), []) == double
     apart = [_sure(_tile(260, 500), (3, 5)), FaceReading(_tile(500, 500), 0.99, (peaks(2), peaks(2)), 0.0, 0.5)]
-    assert vision._unstraddled(None, apart, Profile()) == apart and not looked
+    assert vision._unstraddled(None, apart, Profile(), []) == apart and not looked
+
+
+def test_a_line_read_half_a_tile_off_gives_way_straddle_by_straddle(monkeypatch):
+    # 1-3, 3-5 read; then 5-2, 2-6, 6-4 end to end, read as 2-2 (across 5-2 and 2-6) and 6-6 (across 2-6
+    # and 6-4). The 2-6 lies under the 6-6 until the 2-2 has given way, so the 6-6 gives way a round later.
+    line = {x: _tile(x, 500) for x in (100, 260, 420, 580, 740)}
+    pips = {100: (1, 3), 260: (3, 5), 420: (5, 2), 580: (2, 6), 740: (6, 4)}
+    looked = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return [_sure(line[x], pips[x]) for x in (min(line, key=lambda x: abs(geo.centre_of(q)[0] - x))
+                                                 for q in quads)]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    straddles = [FaceReading(_tile(x, 500), 0.99, (peaks(n), peaks(n)), 0.0, 0.5) for x, n in ((500, 2), (660, 6))]
+    faces = [_sure(line[100], pips[100]), _sure(line[260], pips[260]), *straddles]
+    found = vision._unstraddled(None, faces, Profile(), [])
+    assert sorted(_count(f) for f in found) == [(1, 3), (2, 6), (3, 5), (5, 2), (6, 4)]
+    assert len(looked) == 4  # two looks a straddle, each straddle once
+    looked.clear()
+    assert len(vision._unstraddled(None, faces, Profile(straddle_rounds=1), [])) == 4 and len(looked) == 2

@@ -176,9 +176,10 @@ def _shown_by_partners(index: int, pips: tuple[int, int], junctions, alone: bool
     own = [j for j in junctions if index in j.tiles]
     if sum(not j.ok for j in own) < (1 if alone else 2):
         return []
-    # with another tile against its side: a double laid crosswise (a tile read as a double but laid end to end
-    # takes what the tiles against its two ends show)
-    double = any(not j.by_end[j.tiles.index(index)] for j in own)
+    # with another tile's end against the middle of its side: a double laid crosswise (a tile read as a double
+    # but laid end to end, or met by its side away from the middle where the line turns a corner, takes what
+    # the tiles against its halves show)
+    double = any(j.kind is JunctionKind.CROSSWISE and not j.by_end[j.tiles.index(index)] for j in own)
     halves: dict[int, set[int]] = {}
     for j in own:
         me = j.tiles.index(index)

@@ -287,6 +287,11 @@ def test_a_doubtful_tile_on_two_mismatches_takes_what_the_tiles_against_it_show(
     assert settled_by_line(agree, 0.5)[0][1].pips == (4, 4)
     one = [_reading(t) for t in line((6, 4), (3, 1), (1, 5), confidences=[0.99, 0.3, 0.99])]
     assert settled_by_line(one, 0.5) == (one, [])
+    # where the line turns a corner, the next tile's end lies against the side of the tile read as a double,
+    # away from its middle: no double laid crosswise, so each half takes what lies against it
+    first, turning = line((5, 4), (3, 3), confidences=[0.99, 0.3])
+    corner = [_reading(first), _reading(turning), _reading(tile(6, 1, (60 + 2.5 * W + 2, 150 + 1.5 * W + 2), 90))]
+    assert settled_by_line(corner, 0.5)[0][1].pips == (4, 6)
 
 
 def test_a_sure_tile_a_tile_held_elsewhere_or_a_reading_that_breaks_another_junction_is_not_settled():

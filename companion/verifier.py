@@ -128,7 +128,7 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
     another tile's end lies against the middle of its side, a double a pip off (only a double is laid so);
     or failing those its reading with the ends the other way round (the reader may take one end for the
     other); or, where two or more of its junctions mismatch (or one, for a tile less sure than
-    ``config.settle_shown``), what the tiles against it show: the first where
+    ``config.settle_shown`` or read as a tile another one holds), what the tiles against it show: the first where
     that makes its junctions match, the same tiles still meet, and no other tile holds it; the least sure
     tile first. Each such tile is named in a note, with what it was read as, so
     that a person checks it."""
@@ -147,7 +147,9 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
         crosswise = abs(a - b) == 1 and any(j.kind is JunctionKind.CROSSWISE and not j.by_end[j.tiles.index(index)]
                                             for j in junctions if index in j.tiles)
         doubles = [(a, a), (b, b)] if crosswise else []
-        shown = _shown_by_partners(index, tile.pips, junctions, tile.confidence < config.settle_shown)
+        # a reading that another tile holds too (a set holds each tile once) tells less than the neighbour
+        duplicate = tuple(sorted(tile.pips)) in held
+        shown = _shown_by_partners(index, tile.pips, junctions, tile.confidence < config.settle_shown or duplicate)
         for pips in [p for p, _ in tile.others] + doubles + ([turned] if a != b else []) + shown:
             if tuple(sorted(pips)) in held:
                 continue

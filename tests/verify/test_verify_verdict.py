@@ -365,6 +365,18 @@ def test_a_tile_read_with_hardly_any_confidence_takes_what_the_tile_against_its_
         JunctionConfig(settle_shown=0.5)  # not above settle_alone
 
 
+def test_a_doubtful_tile_read_as_a_tile_held_elsewhere_takes_what_the_tile_against_its_one_mismatch_shows():
+    # read 3-1 at 0.3 between a 4 and a 1, and a 3-1 lies elsewhere: a set holds each tile once, so one of
+    # the two is misread, and the one on the mismatch is taken as what its neighbour shows
+    line_tiles = [_reading(t) for t in line((6, 4), (3, 1), (1, 5), confidences=[0.99, 0.3, 0.99])]
+    elsewhere = _reading(tile(3, 1, (300, 40), 90))
+    settled, notes = settled_by_line(line_tiles + [elsewhere], 0.5)
+    assert settled[1].pips == (4, 1) and settled[3] is elsewhere
+    assert notes == ["tile 2 is hard to read: it looks most like 3-1 (confidence 0.30), but as 4-1, what the tiles "
+                     "against it show, every junction of it matches, so it is taken as 4-1: check it"]
+    assert settled_by_line(line_tiles, 0.5) == (line_tiles, [])  # held by no other tile: a wrong play, maybe
+
+
 def test_a_tile_against_a_half_played_on_already_is_named_as_not_joined():
     # 3-1 and 1-5 end to end; 4-2 stands below the 1 half, its 4 end against the long side
     verdict = verify_scan(scan(tile(3, 1, (100, 150), 0), tile(1, 5, (100 + 2 * W + 1, 150), 0),

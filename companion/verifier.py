@@ -112,7 +112,7 @@ def verify_image(image_bgr: np.ndarray, *, profile: Profile | None = None, file:
     """``verify_photo`` for a photo already loaded (BGR uint8, as ``companion.photo.load_photo`` gives)."""
     profile = profile or Profile()
     reading = read_tiles(image_bgr, profile)
-    tiles, notes = settled_by_line(reading.tiles, profile.settle_below, config)
+    tiles, notes = settled_by_line(reading.tiles, profile.settle_below, config, max_pips=profile.max_pips)
     # a settled tile's note says what the scan's warning said of its first reading, and more
     stale = {hard_to_read(k, old.pips) for k, (old, new) in enumerate(zip(reading.tiles, tiles)) if old is not new}
     warnings = [w for w in reading.warnings if w not in stale] + notes
@@ -120,15 +120,16 @@ def verify_image(image_bgr: np.ndarray, *, profile: Profile | None = None, file:
     return verify_scan(scan, config=config)
 
 
-def settled_by_line(tiles: list[TileReading], settle_below: float,
-                    config: JunctionConfig = JunctionConfig()) -> tuple[list[TileReading], list[str]]:
+def settled_by_line(tiles: list[TileReading], settle_below: float, config: JunctionConfig = JunctionConfig(),
+                    *, max_pips: int = 6) -> tuple[list[TileReading], list[str]]:
     """A line of play is laid half to matching half: a tile read with doubt (less sure than
     ``settle_below``, and where its only mismatched junction is one, than ``config.settle_alone``: a wrong
     play breaks one junction too) on a mismatched junction takes its next reading (a doubtful pip counted or not); if
     another tile's end lies against the middle of its side, a double a pip off (only a double is laid so);
     or failing those its reading with the ends the other way round (the reader may take one end for the
     other); or, where two or more of its junctions mismatch (or one, for a tile less sure than
-    ``config.settle_shown`` or read as a tile another one holds), what the tiles against it show: the first where
+    ``config.settle_shown``, read as a tile another one holds, or with a half above ``max_pips``, the set's
+    most), what the tiles against it show: the first where
     that makes its junctions match, the same tiles still meet, and no other tile holds it; the least sure
     tile first. Each such tile is named in a note, with what it was read as, so
     that a person checks it."""
@@ -147,9 +148,10 @@ def settled_by_line(tiles: list[TileReading], settle_below: float,
         crosswise = abs(a - b) == 1 and any(j.kind is JunctionKind.CROSSWISE and not j.by_end[j.tiles.index(index)]
                                             for j in junctions if index in j.tiles)
         doubles = [(a, a), (b, b)] if crosswise else []
-        # a reading that another tile holds too (a set holds each tile once) tells less than the neighbour
-        duplicate = tuple(sorted(tile.pips)) in held
-        shown = _shown_by_partners(index, tile.pips, junctions, tile.confidence < config.settle_shown or duplicate)
+        # a reading that another tile holds too (a set holds each tile once), or that no tile of the set shows,
+        # tells less than the neighbour
+        known_wrong = tuple(sorted(tile.pips)) in held or max(tile.pips) > max_pips
+        shown = _shown_by_partners(index, tile.pips, junctions, tile.confidence < config.settle_shown or known_wrong)
         for pips in [p for p, _ in tile.others] + doubles + ([turned] if a != b else []) + shown:
             if tuple(sorted(pips)) in held:
                 continue

@@ -377,6 +377,12 @@ def test_a_doubtful_tile_read_as_a_tile_held_elsewhere_takes_what_the_tile_again
     assert settled_by_line(line_tiles, 0.5) == (line_tiles, [])  # held by no other tile: a wrong play, maybe
 
 
+def test_a_doubtful_tile_read_with_a_half_the_set_lacks_takes_what_the_tile_against_its_one_mismatch_shows():
+    impossible = [_reading(t) for t in line((6, 4), (9, 1), (1, 5), confidences=[0.99, 0.3, 0.99])]
+    assert settled_by_line(impossible, 0.5)[0][1].pips == (4, 1)  # no double-six tile shows a 9
+    assert settled_by_line(impossible, 0.5, max_pips=12) == (impossible, [])  # a double-twelve tile may
+
+
 def test_a_tile_against_a_half_played_on_already_is_named_as_not_joined():
     # 3-1 and 1-5 end to end; 4-2 stands below the 1 half, its 4 end against the long side
     verdict = verify_scan(scan(tile(3, 1, (100, 150), 0), tile(1, 5, (100 + 2 * W + 1, 150), 0),

@@ -352,7 +352,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     """``faces`` and the tiles found in the gaps of rows, beyond the ends of lines, and where the reader lost
     a candidate: between two whole tiles end to end or side by side with room for one or two more
     (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile beyond
-    the end of a line, past a whole face with another against its other end (``plane.ends``); at each of the
+    the end of a line, in line or a double laid crosswise, past a whole face with another against its other end
+    (``plane.ends``); at each of the
     ``orphans`` (outlines of candidates left unread, see ``_orphans``), a look through the outline the faces
     read surely predict there along it. A look that is a whole tile, sure of its pips (a gap or a line's end
     is a guess; at an orphan, where the detector saw a tile, at least ``profile.candidate_confidence``),
@@ -367,7 +368,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     plane = Plane(_judged(faces, profile)[0])
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
     if profile.end_touch:
-        places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places))
+        places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places, profile.tile_aspect))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in orphans) if o is not None)
 
@@ -377,7 +378,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
             break  # no tile found or replaced: no line leads anywhere new
         more = ends([f.corners for f in found if f.tile_score >= profile.tile_threshold], profile.end_touch,
-                    profile.same_face_overlap, looked)
+                    profile.same_face_overlap, looked, profile.tile_aspect)
         if not more:
             break
         looked.extend(more)

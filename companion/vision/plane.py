@@ -3,7 +3,8 @@ faces read surely around a place tell what outline a tile has there, whichever w
 
 Entry points: ``Plane(sure).outline(quad, aspect) -> (4, 2) corners``; ``gaps(quads, ...)``, the
 places between two tiles in a row where one or two more would fit; ``ends(quads, ...)``, the places one
-tile beyond the ends of a line, where it may go on or turn a corner at a tile not found; ``in_line(quad,
+tile beyond the ends of a line, in line or crosswise, where it may go on or turn a corner at a tile not
+found; ``in_line(quad,
 other, lengths, ...)``, whether a face lies along another's axis so many of its lengths away.
 Conventions as in ``companion.vision``.
 
@@ -139,11 +140,14 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
     return free
 
 
-def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = ()) -> list[np.ndarray]:
+def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = (),
+         aspect: float = 2.0) -> list[np.ndarray]:
     """Outlines one tile beyond an end of each face of ``quads`` that continues a line (another face lies
-    against its other end, within half ``touch`` of its length), that no face nor place ``taken`` overlaps
-    by more than ``free`` (of the smaller), its centre on none. Each place is given once. A line of play goes on, or turns a corner, past a tile not found at its end:
-    such a tile has at most one face in a row with it, so ``gaps`` does not find it."""
+    against its other end, within half ``touch`` of its length), in line with it and laid crosswise across
+    that end (a double; a tile ``aspect`` times as long as wide), each that no face nor place ``taken``
+    overlaps by more than ``free`` (of the smaller), its centre on none. Each place is given once. A line of
+    play goes on, or turns a corner, past a tile not found at its end: such a tile has at most one face in a
+    row with it, so ``gaps`` does not find it."""
     sides = [_sides(q) for q in quads]
     centres = np.array([geo.centre_of(q) for q in quads]).reshape(-1, 2)
     reach = np.array([np.linalg.norm(s[:, 0]) for s in sides])  # a face's length: what it can touch
@@ -174,6 +178,12 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
             if not against(q - np.outer(far[::-1], length) * touch / 2, i, least):
                 continue  # no line leads here
             place = q + step * length
-            if clear(place, out):
-                out.append(geo.clockwise(place))
+            # the double across the end is as long along the line as the face is wide, and as wide across it
+            # as the face is long: each direction keeps its own foreshortening
+            centre, width = centres[i] + step * length * (1 + 1 / aspect) / 2, sides[i][:, 1]
+            half_along, half_across = length / aspect / 2, width * aspect / 2
+            turned = np.array([centre - half_across - half_along, centre - half_across + half_along,
+                               centre + half_across + half_along, centre + half_across - half_along])  # [0]-[1] an end
+            found = [p for p in (place, turned) if clear(p, out)]  # (the two overlap: each judged by the rest)
+            out.extend(geo.clockwise(p) for p in found)
     return out

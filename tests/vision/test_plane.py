@@ -93,17 +93,24 @@ def test_the_tile_where_a_line_turns_is_a_place_to_look():
     row = [_seen(0, 0, 0), _seen(20, 0, 0)]
     for other in (_seen(45, -15, 90), _seen(55, 5, 90)):  # an arm from its side; an arm its end lies against
         places = ends(row + [other], 0.15, 0.3)
-        assert len(places) == 2  # and beyond the row's other end
+        assert len(places) == 4  # and beyond the row's other end, each in line and crosswise
         assert sum(geo.iou(q, corner) > 0.8 for q in places) == 1
         assert sum(geo.iou(q, _seen(-20, 0, 0)) > 0.8 for q in places) == 1
 
 
 def test_a_line_may_go_on_past_a_tile_not_found_at_either_end():
     places = ends([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3)
-    assert len(places) == 2
+    assert len(places) == 4
     assert all(any(geo.iou(q, _seen(x, 0, 0)) > 0.8 for q in places) for x in (-20, 60))
+    # or end at a double laid crosswise, as long along the line as a tile is wide, foreshortened as it is
+    for x in (-15, 55):
+        double = _seen(x, 0, 90)
+        crosswise = [q for q in places if geo.iou(q, double) > 0.8]
+        assert len(crosswise) == 1 and geo.iou(crosswise[0], double) > 0.9
+        end = (crosswise[0][0] + crosswise[0][1]) / 2  # [0]-[1] is one of the double's ends, as the reader wants
+        assert min(np.linalg.norm(end - (double[k] + double[k + 1]) / 2) for k in (0, 2)) < 10
     # a place a face already covers, or one taken by another look, is not given again
-    assert len(ends([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3, [_seen(61, 1, 0)])) == 1
+    assert len(ends([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3, [_seen(61, 1, 0)])) == 2
 
 
 def test_nothing_beyond_tiles_side_by_side_or_a_tile_that_ends_no_line():

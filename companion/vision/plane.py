@@ -4,8 +4,8 @@ faces read surely around a place tell what outline a tile has there, whichever w
 Entry points: ``Plane(sure).outline(quad, aspect) -> (4, 2) corners``; ``gaps(quads, ...)``, the
 places between two tiles in a row where one or two more would fit; ``ends(quads, ...)``, the places one
 tile beyond the ends of a line, in line or crosswise, where it may go on or turn a corner at a tile not
-found; ``in_line(quad,
-other, lengths, ...)``, whether a face lies along another's axis so many of its lengths away.
+found; ``in_line(quad, other, lengths, ...)``, whether a face lies along another's axis so many of its
+lengths away.
 Conventions as in ``companion.vision``.
 
 Near a place the camera's view of the plane is close to an affine map. A face read surely gives that map

@@ -8,9 +8,9 @@ the crop sharp), and a second network marks the face's corners and its pips, twi
 square on to the corners the first look found (unless the first saw it square on, or took it for no tile
 or for a second outline of a face it was surer of); ``plane`` predicts the outline a tile has at a place
 from the faces read surely around it, and a face read with doubt far from that outline is looked at again
-through it (and, where its pips are in doubt, through it moved and turned); a face read as a double half a
-tile short of a line's next face (an outline across two tiles end to end) is looked at half a tile each way
-along it, and again while such looks find tiles; where two tiles in a row leave room for a tile between
+through it (and, where its pips are in doubt, through it moved and turned, and along or across the nearest
+sure face); a face read as a double half a tile short of a line's next face (an outline across two tiles
+end to end) is looked at half a tile each way along it, and again while such looks find tiles; where two tiles in a row leave room for a tile between
 them and none was read, one tile beyond the end of a line, in line or a double laid crosswise (it may go
 on, or turn a corner, at a tile not read), or where the detector proposed a tile but every look there
 went to a neighbour, the reader looks there too. This module ties them together: it drops what is not a whole
@@ -176,7 +176,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     there, if its own is far from it (overlapping it less than ``profile.shape_overlap``: the reader took a
     corner or an end from a neighbouring tile); a whole face whose pips are in doubt also through that
     outline moved along the tile and across it (the reader took an outline across two tiles) and turned
-    across the face and so moved along (it took half a tile for a whole one). A new look replaces the face if
+    across the face and so moved along (it took half a tile for a whole one), and where its own outline is
+    far from that outline, through the outline along the nearest sure face's axis and across it, there and
+    moved along (an outline askew across two tiles tells no axis; tiles lie along or across their
+    neighbours). A new look replaces the face if
     it is a whole tile, surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
     (intersection over union; a moved or turned look by ``profile.fit_margin``). In a set with a logo, a whole
@@ -206,6 +209,16 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         # half a tile read as a whole one: the tile lies across the face read
         turned = plane.outline(np.roll(faces[k].corners, -1, axis=0), profile.tile_aspect)
         looks.extend((k, moved, profile.fit_margin) for moved in [turned, *_moved(turned, profile.shift_along, 0.0)])
+        # an outline askew across two tiles gives no axis: the tile lies along the nearest sure face, or across it
+        if best[k][1] < profile.shape_overlap:
+            centre = geo.centre_of(faces[k].corners)
+            near = min(sure, key=lambda q: float(np.linalg.norm(geo.centre_of(q) - centre)))
+            along = np.asarray(near, np.float64) - geo.centre_of(near) + centre
+            for quad in (along, np.roll(along, -1, axis=0)):
+                square = plane.outline(quad, profile.tile_aspect)
+                if square is not None:
+                    looks.extend((k, moved, profile.fit_margin)
+                                 for moved in [square, *_moved(square, profile.shift_along, 0.0)])
 
     # the logo tile read as its round emblem alone: a whole face read as the logo where the other sure faces
     # predict another outline is looked at through that outline, and through it moved along and across

@@ -91,6 +91,27 @@ def test_an_outline_across_two_tiles_moves_onto_the_tile_not_read(monkeypatch):
     assert np.allclose(kept.corners, _across_two().corners)
 
 
+def test_an_outline_askew_across_two_tiles_is_looked_at_along_its_nearest_sure_neighbour(monkeypatch):
+    # a long thin outline at 35 degrees across the 300 tile's end and the 460 tile: its own axis tells nothing,
+    # and only a look along the row (the axis of the 300 tile beside it) finds the 4-5
+    def read_outlines(pyramid, quads, profile, floor=None):  # a tile is found only through an outline close to it
+        out = []
+        for q in quads:
+            near = max(TABLE + [MISSED], key=lambda t: geo.iou(t, q))
+            if geo.iou(near, q) > 0.7:
+                pips = (4, 5) if near is MISSED else PIPS[[t is near for t in TABLE].index(True)]
+                out.append(_sure(near, pips))
+            else:
+                out.append(FaceReading(q, 0.9, ((Peak(0.6, 0.3),), ()), 0.0, 1.0))
+        return out
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    askew = FaceReading(geo.quad_of((440, 300), np.radians(35), 1.3 * LENGTH, 0.5 * WIDTH), 0.95,
+                        (peaks(2, heats=(0.97, 0.6)), peaks(1)), 0.0, 1.0)
+    faces = vision._reshaped(None, _faces()[:-1] + [askew], Profile())
+    assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
+
+
 def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", _reader())
     faces = _faces()

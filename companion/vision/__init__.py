@@ -10,14 +10,15 @@ or for a second outline of a face it was surer of); ``plane`` predicts the outli
 from the faces read surely around it, and a face read with doubt far from that outline is looked at again
 through it (and, where its pips are in doubt, through it moved and turned, and along or across the nearest
 sure face); a face read as a double half a tile short of a line's next face (an outline across two tiles
-end to end) is looked at half a tile each way along it, and again while such looks find tiles; where two tiles in a row leave room for a tile between
-them and none was read, one tile beyond the end of a line, in line or a double laid crosswise (it may go
-on, or turn a corner, at a tile not read), or where the detector proposed a tile but every look there
-went to a neighbour, the reader looks there too. This module ties them together: it drops what is not a whole
-tile, names tiles cut off by the photo's border in a warning, keeps one reading per face, and checks the
-result against the set (each tile once, no half above ``profile.max_pips``): where two faces read the
-same tile, the less sure takes its next reading if no other face holds it, and what still cannot be is
-reported in ``Reading.warnings`` with a lowered confidence.
+end to end) is looked at half a tile each way along it, and again while such looks find tiles; where two
+tiles in a row leave room for a tile between them and none was read, one tile beyond the end of a line,
+in line or a double laid crosswise (it may go on, or turn a corner, at a tile not read), or where the
+detector proposed a tile but every look there went to a neighbour, the reader looks there too. This
+module ties them together: it drops what is not a whole tile, names tiles cut off by the photo's border
+in a warning, keeps one reading per face, and checks the result against the set (each tile once, no half
+above ``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if
+no other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a lowered
+confidence.
 
 The networks are trained on synthetic photos (``calibration.training``); their weights ship as package data
 in ``models/`` and are the only files this package reads.
@@ -369,11 +370,12 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     end (``plane.ends``); at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
     a look through the outline the faces read surely predict there along it. A look that is a whole tile,
     sure of its pips (a gap or a line's end is a guess; at an orphan, where the detector saw a tile, at least
-    ``profile.candidate_confidence``), settled, and of a tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``, at
-    an orphan ``profile.candidate_fit``) is a face the detector or the reader missed if it lies on no other
-    tile; if it lies on one face only, fits at least ``profile.candidate_fit``, and that face fits the plane
-    worse by ``profile.fit_margin`` and is less sure of its pips, it replaces that face (an outline across
-    this tile and the next). ``profile.gap_most`` 0 turns these looks off."""
+    ``profile.candidate_confidence``), settled, and of a tile's shape there (its fit to the plane's
+    prediction at least ``profile.gap_fit``, at an orphan ``profile.candidate_fit``) is a face the detector
+    or the reader missed if it lies on no other tile; if it lies on one face only, fits at least
+    ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
+    of its pips, it replaces that face (an outline across this tile and the next). ``profile.gap_most`` 0
+    turns these looks off."""
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]

@@ -12,9 +12,10 @@ through it (and, where its pips are in doubt, through it moved and turned, and a
 sure face); a face read as a double half a tile short of a line's next face (an outline across two tiles
 end to end) is looked at half a tile each way along it, and again while such looks find tiles; where two
 tiles in a row leave room for a tile between them and none was read, one tile beyond the end of a line,
-in line or a double laid crosswise (it may go on, or turn a corner, at a tile not read), or where the
-detector proposed a tile but every look there went to a neighbour, the reader looks there too. This
-module ties them together: it drops what is not a whole tile, names tiles cut off by the photo's border
+in line or a double laid crosswise (it may go on, or turn a corner, at a tile not read), across a double
+laid crosswise from a tile against its side, or where the detector proposed a tile but every look there
+went to a neighbour, the reader looks there too. A look of a tile's shape takes in the faces of no tile's
+shape within it (a tile read as two halves). This module ties them together: it drops what is not a whole tile, names tiles cut off by the photo's border
 in a warning, keeps one reading per face, and checks the result against the set (each tile once, no half
 above ``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if
 no other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a lowered
@@ -186,7 +187,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     (intersection over union; a moved or turned look by ``profile.fit_margin``). In a set with a logo, a whole
     face read as the logo tile is looked at the same way (through the prediction, moved and not) where its
     outline fits what the other sure faces predict less than ``profile.gap_fit`` (the reader often takes the
-    round emblem on one half for the face); a new look must still be the logo, and may take one look more to settle."""
+    round emblem on one half for the face); a new look must still be the logo, and may take one look more to
+    settle. A new look read surely, of a tile's shape (fit at least ``profile.gap_fit``), may lie on whole faces
+    of no tile's shape mostly within it (the rest of its tile read apart: the other half, or the emblem): they
+    give way to it."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
     plane = Plane(sure)
 
@@ -238,6 +242,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
 
     # a look that is no whole tile is refused, and is not looked at again
     new = read_outlines(pyramid, [outline for _, outline, _ in looks], profile, floor=profile.tile_threshold)
+    parts: dict[int, list[int]] = {}  # face -> the faces its best look takes in (the rest of its tile, read apart)
     for (k, _, margin), face in zip(looks, new):
         held, held_fit = best[k]
         if k in logos:  # sure of its reading already: the look must still see the logo
@@ -251,12 +256,25 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
             continue
         else:
             face_fit = fit(face)
-        if face_fit > held_fit + margin and not _on_another(face, k, faces, profile):
+        if face_fit <= held_fit + margin:
+            continue
+        # a face of no tile's shape within a look of a tile's shape, read surely, is part of that tile read apart
+        # (its other half, or the logo's emblem alone): the look may lie on it, and takes its place too
+        within = [] if face_fit < profile.gap_fit or count_pips(face, profile).confidence < profile.doubt_below \
+            else [j for j, other in enumerate(faces) if j != k and other.tile_score >= profile.tile_threshold and
+                  geo.inside(other.corners, face.corners) > 1 - profile.same_face_overlap and
+                  fit(other) < profile.gap_fit]
+        if not _on_another(face, k, faces, profile, besides=within):
             best[k] = (face, face_fit)
+            parts[k] = within
     faces = list(faces)
     for k, (face, _) in best.items():
         faces[k] = face
-    return faces
+    gone: set[int] = set()
+    for k, within in parts.items():  # (two halves that each took the whole tile: the first keeps it)
+        if k not in gone:
+            gone.update(within)
+    return [face for j, face in enumerate(faces) if j not in gone]
 
 
 def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
@@ -382,7 +400,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     plane = Plane(_judged(faces, profile)[0])
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
     if profile.end_touch:
-        places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places, profile.tile_aspect))
+        places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places, profile.tile_aspect,
+                           _doubles(faces, profile)))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in orphans) if o is not None)
 
@@ -392,12 +411,18 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
             break  # no tile found or replaced: no line leads anywhere new
         more = ends([f.corners for f in found if f.tile_score >= profile.tile_threshold], profile.end_touch,
-                    profile.same_face_overlap, looked, profile.tile_aspect)
+                    profile.same_face_overlap, looked, profile.tile_aspect, _doubles(found, profile))
         if not more:
             break
         looked.extend(more)
         before, found = found, _found_at(pyramid, list(found), more, len(more), plane, profile)
     return found
+
+
+def _doubles(faces: list[FaceReading], profile: Profile) -> list[bool]:
+    """For each whole face of ``faces``, in order, whether it reads as a double."""
+    return [pips[0] == pips[1] for pips in
+            (count_pips(f, profile).pips for f in faces if f.tile_score >= profile.tile_threshold)]
 
 
 def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarray], guesses: int,
@@ -438,10 +463,13 @@ def _moved(outline: np.ndarray, along: float, across: float) -> list[np.ndarray]
     return [q + step for step in steps]
 
 
-def _on_another(face: FaceReading, k: int, faces: list[FaceReading], profile: Profile) -> bool:
+def _on_another(face: FaceReading, k: int, faces: list[FaceReading], profile: Profile,
+                besides: list[int] = ()) -> bool:
     """Whether ``face`` (a new look at ``faces[k]``, or at a gap for -1) lies on other faces read as whole
-    tiles: more than ``profile.same_face_overlap`` of it, or of one of them, on them (an outline across two)."""
-    others = [other.corners for j, other in enumerate(faces) if j != k and other.tile_score >= profile.tile_threshold]
+    tiles, but those ``besides``: more than ``profile.same_face_overlap`` of it, or of one of them, on them
+    (an outline across two)."""
+    others = [other.corners for j, other in enumerate(faces)
+              if j != k and j not in besides and other.tile_score >= profile.tile_threshold]
     area = cv2.contourArea(face.corners.astype(np.float32))
     shared = sum(cv2.intersectConvexConvex(face.corners.astype(np.float32), q.astype(np.float32))[0] for q in others)
     return shared > profile.same_face_overlap * area or \

@@ -122,6 +122,14 @@ def overlap(a: np.ndarray, b: np.ndarray) -> float:
     return float(area) / smaller if smaller > 0 else 0.0
 
 
+def inside(part: np.ndarray, whole: np.ndarray) -> float:
+    """How much of convex outline ``part`` lies within convex outline ``whole``, as a fraction of ``part``."""
+    p32, w32 = np.asarray(part, np.float32), np.asarray(whole, np.float32)
+    area, _ = cv2.intersectConvexConvex(p32, w32)
+    own = cv2.contourArea(p32)
+    return float(area) / own if own > 0 else 0.0
+
+
 def iou(a: np.ndarray, b: np.ndarray) -> float:
     """Area shared by two convex outlines, as a fraction of the area they cover together."""
     a32, b32 = np.asarray(a, np.float32), np.asarray(b, np.float32)

@@ -26,6 +26,9 @@ NEIGHBOURS = 3  # sure faces nearest a face, whose predictions are averaged
 # the plane of sizes needs sure faces spread across the photo at least this much (the root mean square of
 # their distances from the line through them, in face sizes): faces in one row fix only the slope along it
 SPREAD = 0.5
+# a face lies end on against a double's long side where its axis is across the double's (the cosine between them
+# below END_ON_COS) and its centre is off the double's middle by less than END_ON_OFF of the double's length
+END_ON_COS, END_ON_OFF = 0.5, 0.25
 
 
 def _sides(quad: np.ndarray) -> np.ndarray:
@@ -141,21 +144,24 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
 
 
 def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = (),
-         aspect: float = 2.0) -> list[np.ndarray]:
+         aspect: float = 2.0, doubles: list[bool] = ()) -> list[np.ndarray]:
     """Outlines one tile beyond an end of each face of ``quads`` that continues a line (another face lies
     against its other end, within half ``touch`` of its length), in line with it and laid crosswise across
     that end (a double; a tile ``aspect`` times as long as wide), each that no face nor place ``taken``
     overlaps by more than ``free`` (of the smaller), its centre on none. Each place is given once. A line of
     play goes on, or turns a corner, past a tile not found at its end: such a tile has at most one face in a
-    row with it, so ``gaps`` does not find it."""
+    row with it, so ``gaps`` does not find it. A face read as a double (``doubles``) may lie crosswise in a
+    line: where another face's end lies against the middle of one of its long sides, the line goes on from
+    the other side, and a tile is looked for there too."""
     sides = [_sides(q) for q in quads]
     centres = np.array([geo.centre_of(q) for q in quads]).reshape(-1, 2)
     reach = np.array([np.linalg.norm(s[:, 0]) for s in sides])  # a face's length: what it can touch
 
-    def against(region: np.ndarray, skip: int, least: float) -> bool:
+    def against(region: np.ndarray, skip: int, least: float) -> list[int]:
+        """The faces sharing more than ``least`` of area with ``region``."""
         near = np.linalg.norm(centres - region.mean(axis=0), axis=1) < reach[skip] + reach
-        return any(j != skip and cv2.intersectConvexConvex(
-            region.astype(np.float32), np.asarray(quads[j], np.float32))[0] > least for j in np.flatnonzero(near))
+        return [j for j in np.flatnonzero(near) if j != skip and cv2.intersectConvexConvex(
+            region.astype(np.float32), np.asarray(quads[j], np.float32))[0] > least]
 
     # what a place must stay clear of, with where each lies and how far it reaches (to skip the far ones)
     others = [np.asarray(p, np.float64) for p in [*quads, *taken]]
@@ -186,4 +192,25 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
                                centre + half_across + half_along, centre + half_across - half_along])  # [0]-[1] an end
             found = [p for p in (place, turned) if clear(p, out)]  # (the two overlap: each judged by the rest)
             out.extend(geo.clockwise(p) for p in found)
+    # after every end's places: where two meet, the one built from a face along the line is the better guess
+    for i in [i for i, double in enumerate(doubles) if double]:
+        q, length = np.asarray(quads[i], np.float64), sides[i][:, 0]
+        least = abs(np.linalg.det(sides[i])) * touch / 10
+        width = sides[i][:, 1]  # from the side of corners 0 and 3 to that of 1 and 2
+        for step, near_side in ((1, np.array([1, 0, 0, 1])), (-1, np.array([0, 1, 1, 0]))):
+            region = q - np.outer(near_side, step * width / np.linalg.norm(width) * np.linalg.norm(length) * touch / 2)
+            if not any(_end_on(quads[j], q) for j in against(region, i, least)):
+                continue  # no line leads here
+            place = _outline(centres[i] + step * width * (1 + aspect) / 2, step * width * aspect, length / aspect)
+            if clear(place, out):
+                out.append(geo.clockwise(place))
     return out
+
+
+def _end_on(quad: np.ndarray, double: np.ndarray) -> bool:
+    """Whether ``quad`` lies end on against the middle of a long side of ``double`` (laid crosswise in a line):
+    its axis across the double's, its centre near the double's middle (``END_ON_COS``, ``END_ON_OFF``)."""
+    mine, theirs = _sides(quad), _sides(double)
+    cos = abs(mine[:, 0] @ theirs[:, 0]) / max(np.linalg.norm(mine[:, 0]) * np.linalg.norm(theirs[:, 0]), 1e-9)
+    along = (geo.centre_of(quad) - geo.centre_of(double)) @ theirs[:, 0] / max(theirs[:, 0] @ theirs[:, 0], 1e-9)
+    return cos < END_ON_COS and abs(along) < END_ON_OFF

@@ -117,3 +117,14 @@ def test_nothing_beyond_tiles_side_by_side_or_a_tile_that_ends_no_line():
     assert ends([_seen(20, 0, 0), _seen(45, -15, 90)], 0.15, 0.3) == []  # two tiles of a hand
     assert ends([_seen(0, 0, 0), _seen(1, 10, 0), _seen(0, 20, 0)], 0.15, 0.3) == []  # side by side
     assert ends([_seen(0, 0, 0), _seen(24, 0, 0)], 0.15, 0.3) == []  # ends a fifth of a length apart
+
+
+def test_a_line_goes_on_across_a_double_laid_crosswise_at_its_end():
+    first, double = _seen(0, 0, 0), _seen(15, 0, 90)  # a tile, then a double crosswise (10 along the line)
+    beyond = _seen(30, 0, 0)  # the next tile, not found
+    places = ends([first, double], 0.15, 0.3, doubles=[False, True])
+    assert sum(geo.iou(q, beyond) > 0.8 for q in places) == 1
+    assert not any(geo.iou(q, beyond) > 0.5 for q in ends([first, double], 0.15, 0.3))  # not known as a double
+    # a tile side by side with the double (a hand, not a line) leads nowhere across it
+    aside = _seen(5, 0, 90)
+    assert not any(geo.iou(q, beyond) > 0.5 for q in ends([aside, double], 0.15, 0.3, doubles=[False, True]))

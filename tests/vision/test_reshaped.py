@@ -112,6 +112,23 @@ def test_an_outline_askew_across_two_tiles_is_looked_at_along_its_nearest_sure_n
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
 
 
+def test_a_tile_read_as_two_halves_is_read_whole_once(monkeypatch):
+    # the 460 tile read apart: its left half with its pips in doubt, its right half surely (as the logo's
+    # emblem is; its last look still moved, so it tells the plane nothing): a look through the plane's
+    # outline finds the whole tile, which lies on the right half
+    monkeypatch.setattr(vision, "read_outlines", _reader())
+    left = FaceReading(geo.quad_of((420, 300), 0.0, WIDTH, WIDTH), 0.95,
+                       (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(1)), 0.0, 1.0)
+    right = _sure(geo.quad_of((500, 300), 0.0, WIDTH, WIDTH), (2, 0), moved=5.0)
+    faces = vision._reshaped(None, _faces()[:-1] + [left, right], Profile())
+    assert len(faces) == len(TABLE) + 1
+    assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
+    # a face of a tile's shape under the look is no part of it: the look is refused, and both stay
+    whole = _sure(geo.quad_of((540, 300), 0.0, LENGTH, WIDTH), (2, 0), moved=5.0)
+    faces = vision._reshaped(None, _faces()[:-1] + [left, whole], Profile())
+    assert len(faces) == len(TABLE) + 2 and faces[-1] is whole
+
+
 def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", _reader())
     faces = _faces()

@@ -98,6 +98,9 @@ class Profile:
     end_rounds: int = 3
     candidate_confidence: float = 0.3
     candidate_fit: float = 0.6
+    # ... and one found in a gap or at a line's end with the reader's belief that it is a whole tile at least this
+    # may be read with doubt too (as where the detector saw a tile)
+    guess_tile_sure: float = 0.95
     # a new look replaces the face if (among other things) its corners moved at most ``settled_px`` in its last
     # look (crop pixels) and it fits the prediction at its place better (IoU; a moved or turned look by
     # ``fit_margin``)
@@ -166,7 +169,7 @@ class Profile:
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "impossible_confidence",
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
-                    "candidate_fit", "asymmetric_confidence", "straddle_slack"):
+                    "candidate_fit", "guess_tile_sure", "asymmetric_confidence", "straddle_slack"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

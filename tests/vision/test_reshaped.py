@@ -181,7 +181,7 @@ def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_pl
 
 def test_where_the_detector_saw_a_tile_a_look_read_with_doubt_is_kept_but_not_in_a_gap(monkeypatch):
     def doubtful(pyramid, quads, profile, floor=None):  # every look finds the 460 tile, its pips in doubt
-        return [FaceReading(MISSED, 0.99, (peaks(4), peaks(4) + (Peak(0.3, 0.3),)),
+        return [FaceReading(MISSED, 0.9, (peaks(4), peaks(4) + (Peak(0.3, 0.3),)),
                             0.0, 1.0) for _ in quads]
 
     monkeypatch.setattr(vision, "read_outlines", doubtful)
@@ -193,6 +193,9 @@ def test_where_the_detector_saw_a_tile_a_look_read_with_doubt_is_kept_but_not_in
     assert len(vision._filled(None, faces, [orphan], Profile(candidate_confidence=0.5))) == len(faces)
     row = faces + [_sure(_tile(620, 300), (6, 6))]  # a gap at 460, and no candidate there
     assert len(vision._filled(None, row, [], Profile())) == len(row)
+    # unless the reader is as sure it is a whole tile as ``guess_tile_sure``: then it is kept, read with doubt
+    filled = vision._filled(None, row, [], Profile(guess_tile_sure=0.85))
+    assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED)
 
 
 def test_a_face_across_two_tiles_gives_way_to_a_look_that_fits_a_tile(monkeypatch):

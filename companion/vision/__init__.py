@@ -387,8 +387,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     the end of a line, in line or a double laid crosswise, past a whole face with another against its other
     end (``plane.ends``); at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
     a look through the outline the faces read surely predict there along it. A look that is a whole tile,
-    sure of its pips (a gap or a line's end is a guess; at an orphan, where the detector saw a tile, or where
-    the reader is as sure it is a whole tile as ``profile.guess_tile_sure``, at least
+    sure of its pips (a gap or a line's end is a guess, unless the reader is as sure it is a whole tile as
+    ``profile.guess_tile_sure``; at an orphan, where the detector saw a tile, at least
     ``profile.candidate_confidence``), settled, and of a tile's shape there (its fit to the plane's
     prediction at least ``profile.gap_fit``, at an orphan ``profile.candidate_fit``) is a face the detector
     or the reader missed if it lies on no other tile; if it lies on one face only, fits at least
@@ -438,9 +438,10 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     for n, face in enumerate(looks):
         confidence = count_pips(face, profile).confidence
         face_fit = fit(face)
-        guessed = n < guesses and face.tile_score < profile.guess_tile_sure  # (a sure tile may be read with doubt)
-        if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
-                confidence < (profile.doubt_below if guessed else profile.candidate_confidence) or \
+        # a guess must be read surely, unless it is surely a whole tile; where the detector saw a tile, less surely
+        floor = (0.0 if face.tile_score >= profile.guess_tile_sure else profile.doubt_below) if n < guesses \
+            else profile.candidate_confidence
+        if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or confidence < floor or \
                 face_fit < min(profile.gap_fit, profile.candidate_fit):
             continue
         under = [k for k, other in enumerate(found) if other.tile_score >= profile.tile_threshold

@@ -98,8 +98,8 @@ class Profile:
     end_rounds: int = 3
     candidate_confidence: float = 0.3
     candidate_fit: float = 0.6
-    # ... and one found in a gap or at a line's end with the reader's belief that it is a whole tile at least this
-    # however surely its pips are read (then with doubt, marked for checking)
+    # ... and one found in a gap or at a line's end is kept however surely its pips are read (then with doubt,
+    # marked for checking) where the reader's belief that it is a whole tile is at least this
     guess_tile_sure: float = 0.98
     # a new look replaces the face if (among other things) its corners moved at most ``settled_px`` in its last
     # look (crop pixels) and it fits the prediction at its place better (IoU; a moved or turned look by

@@ -496,11 +496,12 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     """The reading of what ``find_faces`` saw under ``profile``'s thresholds: whole tiles kept once each, cut
     ones named in warnings, pips counted, and the set's rules applied."""
     photo_w, photo_h = found.width, found.height
-    kept, cut = _one_per_face(found.faces, photo_w, photo_h, profile)
+    shaped = _shaped(found.faces, profile)
+    kept, cut = _one_per_face(found.faces, photo_w, photo_h, profile, shaped)
     kept, too_large = _sized_like_tiles(kept, profile)
     if too_large:  # a face across two tiles hid them: choose again without it
         faces = [f for f in found.faces if not any(f is large for large in too_large)]
-        kept, cut = _one_per_face(faces, photo_w, photo_h, profile)
+        kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped)
         kept, _ = _sized_like_tiles(kept, profile)
     if profile.logo:  # the set has one logo tile: other faces taken for it are printed marks (a score card)
         logos = [fc for fc in kept if fc[1].pips == (0, 0)]
@@ -526,14 +527,28 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     return Reading(tiles, warnings + more)
 
 
-def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int,
-                  profile: Profile) -> tuple[list[tuple[FaceReading, Count]], list[np.ndarray]]:
-    """The whole tiles among ``faces``, the surest of each place first, with their counts; and the outlines
-    of tiles cut off by the border."""
+def _shaped(faces: list[FaceReading], profile: Profile) -> set[int]:
+    """The ``id``s of the faces the reader is less sure are whole (``profile.shaped_tile_threshold`` up to
+    ``profile.tile_threshold``) that have a tile's shape where they lie (their fit to the plane of the faces
+    read surely at least ``profile.shaped_fit``), settled, with their pips read surely: whole tiles too."""
+    if profile.shaped_tile_threshold >= profile.tile_threshold:
+        return set()
+    maybe = [f for f in faces if profile.shaped_tile_threshold <= f.tile_score < profile.tile_threshold
+             and f.moved <= profile.settled_px and count_pips(f, profile).confidence >= profile.doubt_below]
+    if not maybe:
+        return set()
+    plane = Plane(_judged(faces, profile)[0])
+    return {id(f) for f in maybe if _plane_fit(f, plane, profile) >= profile.shaped_fit}
+
+
+def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile: Profile,
+                  shaped: set[int] = frozenset()) -> tuple[list[tuple[FaceReading, Count]], list[np.ndarray]]:
+    """The whole tiles among ``faces`` (and those of them ``shaped``, see ``_shaped``), the surest of each
+    place first, with their counts; and the outlines of tiles cut off by the border."""
     kept: list[tuple[FaceReading, Count]] = []
     cut: list[np.ndarray] = []
     for face in sorted(faces, key=lambda f: -f.tile_score):
-        if face.tile_score < profile.tile_threshold:
+        if face.tile_score < profile.tile_threshold and id(face) not in shaped:
             continue
         corners = face.corners
         if any(geo.overlap(corners, k.corners) > profile.same_face_overlap for k, _ in kept) or \

@@ -113,6 +113,11 @@ class Profile:
     settled_px: float = 10.0
 
     # --- what is kept --------------------------------------------------------------------------------------
+    # a face the reader is less sure is whole (from this tile score up to ``tile_threshold``) is a tile where it
+    # has a tile's shape there (its fit to the plane's prediction at least ``shaped_fit``), settled, and its pips
+    # are read surely; on the tuning photos such faces were tiles but for plain blank faces (planks, no logo)
+    shaped_tile_threshold: float = 0.5
+    shaped_fit: float = 0.85
     cut_area: float = 0.03  # a face with more of its area than this beyond the border is cut off
     cut_tolerance: float = 0.1  # a face with two corners within half this of the border (tile widths) is cut off
     same_face_overlap: float = 0.3  # two outlines overlapping this much (intersection / smaller) are one face
@@ -169,7 +174,8 @@ class Profile:
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "impossible_confidence",
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
-                    "candidate_fit", "guess_tile_sure", "asymmetric_confidence", "straddle_slack"):
+                    "candidate_fit", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
+                    "shaped_tile_threshold", "shaped_fit"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

@@ -1,4 +1,5 @@
-"""Faces that show little that makes them a tile: a face with at most one pip, a second logo tile."""
+"""Faces that show little that makes them a tile: a face with at most one pip, a second logo tile, a face
+the reader is unsure is whole."""
 
 from __future__ import annotations
 
@@ -50,3 +51,19 @@ def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
     # a face read surely stays whatever its colour; with fewer sure faces than colour_sure_min, no colour is known
     assert len(assemble(Faces(sure + [face(900, grass)], 1400, 600), Profile()).tiles) == 4
     assert len(assemble(Faces(sure[:2] + [face(900, grass, doubtful)], 1400, 600), Profile()).tiles) == 3
+
+
+def test_a_face_the_reader_is_unsure_is_whole_is_a_tile_where_it_has_a_tiles_shape_and_sure_pips():
+    sure = [_face(150, (3, 2), 0.99), _face(400, (4, 1), 0.99), _face(650, (5, 1), 0.99)]
+
+    def read(face: FaceReading, profile: Profile = Profile()) -> int:
+        return len(assemble(Faces(sure + [face], 1100, 600), profile).tiles)
+
+    unsure = _face(900, (6, 2), 0.6)
+    assert Profile().shaped_tile_threshold <= 0.6 < Profile().tile_threshold
+    assert read(unsure) == 4
+    assert read(unsure, Profile(shaped_tile_threshold=0.7)) == 3
+    assert read(replace(unsure, corners=geo.quad_of((900, 300), 0.0, 120, 80))) == 3  # no tile's shape there
+    assert read(replace(unsure, peaks=(peaks(6), peaks(2, heats=(0.95, 0.55))))) == 3  # its pips in doubt
+    assert read(replace(unsure, moved=20.0)) == 3  # its outline had not settled
+    assert read(_face(900, (0, 0), 0.6)) == 3  # a plank's plain face has a tile's shape too

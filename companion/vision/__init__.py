@@ -528,13 +528,18 @@ def assemble(found: Faces, profile: Profile) -> Reading:
 
 
 def _shaped(faces: list[FaceReading], profile: Profile) -> set[int]:
-    """The ``id``s of the faces the reader is less sure are whole (``profile.shaped_tile_threshold`` up to
-    ``profile.tile_threshold``) that have a tile's shape where they lie (their fit to the plane of the faces
-    read surely at least ``profile.shaped_fit``), settled, with their pips read surely: whole tiles too."""
-    if profile.shaped_tile_threshold >= profile.tile_threshold:
-        return set()
-    maybe = [f for f in faces if profile.shaped_tile_threshold <= f.tile_score < profile.tile_threshold
-             and f.moved <= profile.settled_px and count_pips(f, profile).confidence >= profile.doubt_below]
+    """The ``id``s of the faces that have a tile's shape where they lie (their fit to the plane of the faces
+    read surely at least ``profile.shaped_fit``), settled, with their pips read surely, among those the reader
+    is less sure are whole (``profile.shaped_tile_threshold`` up to ``profile.tile_threshold``) and the whole
+    ones with one pip that it is less sure of than ``profile.bare_tile_threshold``: tiles too."""
+    def unsure(face: FaceReading) -> bool:
+        if profile.shaped_tile_threshold <= face.tile_score < profile.tile_threshold:
+            return True
+        return profile.tile_threshold <= face.tile_score < profile.bare_tile_threshold and \
+            sum(count_pips(face, profile).pips) == 1
+
+    maybe = [f for f in faces if unsure(f) and f.moved <= profile.settled_px
+             and count_pips(f, profile).confidence >= profile.doubt_below]
     if not maybe:
         return set()
     plane = Plane(_judged(faces, profile)[0])
@@ -558,8 +563,9 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile:
         if profile.logo and count.pips == (0, 0) and face.logo_score < profile.logo_threshold:
             continue  # this set's double-blank carries its logo: a plain blank face is a plank or a slab
         if sum(count.pips) <= 1 and face.tile_score < profile.bare_tile_threshold and \
-                not (profile.logo and count.pips == (0, 0)):
-            continue  # little on it shows it is a tile: a plank with a knot reads 1-0
+                not (profile.logo and count.pips == (0, 0)) and \
+                not (sum(count.pips) == 1 and face.tile_score >= profile.tile_threshold and id(face) in shaped):
+            continue  # little on it shows it is a tile: a plank with a knot reads 1-0 (and rarely has its shape)
         if _cut_off(corners, photo_w, photo_h, profile):
             cut.append(corners)
             continue

@@ -18,12 +18,16 @@ def _face(x: float, pips: tuple[int, int], score: float, logo: float = 0.0) -> F
 
 
 def test_a_one_pip_face_needs_a_surer_tile_score_than_others():
-    faces = [_face(150, (1, 0), 0.9), _face(400, (2, 0), 0.9), _face(650, (0, 1), 0.99), _face(900, (0, 0), 0.9, 0.9)]
+    plank = replace(_face(150, (1, 0), 0.9), corners=geo.quad_of((150, 300), 0.0, 220, 60))  # of no tile's shape
+    faces = [plank, _face(400, (2, 0), 0.9), _face(650, (0, 1), 0.99), _face(900, (0, 0), 0.9, 0.9)]
     read = {t.pips for t in assemble(Faces(faces, 1100, 600), Profile()).tiles}
     # a plank with a knot is dropped; two pips, a surer tile score, or the logo tile stay
     assert read == {(2, 0), (0, 1), (0, 0)}
     loose = {t.pips for t in assemble(Faces(faces, 1100, 600), Profile(bare_tile_threshold=0.8)).tiles}
     assert loose == {(1, 0), (2, 0), (0, 1), (0, 0)}
+    # a one-pip face of a tile's shape there, its pip read surely, is a tile
+    shaped = [_face(150, (1, 0), 0.9)] + faces[1:]
+    assert {t.pips for t in assemble(Faces(shaped, 1100, 600), Profile()).tiles} == {(1, 0), (2, 0), (0, 1), (0, 0)}
 
 
 def test_of_faces_taken_for_the_logo_tile_only_the_surest_is_kept():

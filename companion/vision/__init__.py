@@ -532,14 +532,15 @@ def _shaped(faces: list[FaceReading], profile: Profile) -> set[int]:
     read surely at least ``profile.shaped_fit``), settled, with their pips read surely, among those the reader
     is less sure are whole (``profile.shaped_tile_threshold`` up to ``profile.tile_threshold``) and the whole
     ones with one pip that it is less sure of than ``profile.bare_tile_threshold``: tiles too."""
-    def unsure(face: FaceReading) -> bool:
-        if profile.shaped_tile_threshold <= face.tile_score < profile.tile_threshold:
-            return True
-        return profile.tile_threshold <= face.tile_score < profile.bare_tile_threshold and \
-            sum(count_pips(face, profile).pips) == 1
-
-    maybe = [f for f in faces if unsure(f) and f.moved <= profile.settled_px
-             and count_pips(f, profile).confidence >= profile.doubt_below]
+    maybe = []
+    for face in faces:
+        if face.moved > profile.settled_px:
+            continue
+        count = count_pips(face, profile)
+        unsure = profile.shaped_tile_threshold <= face.tile_score < profile.tile_threshold or \
+            (profile.tile_threshold <= face.tile_score < profile.bare_tile_threshold and sum(count.pips) == 1)
+        if unsure and count.confidence >= profile.doubt_below:
+            maybe.append(face)
     if not maybe:
         return set()
     plane = Plane(_judged(faces, profile)[0])
@@ -564,7 +565,7 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile:
             continue  # this set's double-blank carries its logo: a plain blank face is a plank or a slab
         if sum(count.pips) <= 1 and face.tile_score < profile.bare_tile_threshold and \
                 not (profile.logo and count.pips == (0, 0)) and \
-                not (sum(count.pips) == 1 and face.tile_score >= profile.tile_threshold and id(face) in shaped):
+                not (face.tile_score >= profile.tile_threshold and id(face) in shaped):  # (one pip, see _shaped)
             continue  # little on it shows it is a tile: a plank with a knot reads 1-0 (and rarely has its shape)
         if _cut_off(corners, photo_w, photo_h, profile):
             cut.append(corners)

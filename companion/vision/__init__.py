@@ -15,11 +15,12 @@ tiles in a row leave room for a tile between them and none was read, one tile be
 in line or a double laid crosswise (it may go on, or turn a corner, at a tile not read), across a double
 laid crosswise from a tile against its side, or where the detector proposed a tile but every look there
 went to a neighbour, the reader looks there too. A look of a tile's shape takes in the faces of no tile's
-shape within it (a tile read as two halves). This module ties them together: it drops what is not a
-whole tile, names tiles cut off by the photo's border in a warning, keeps one reading per face, and checks
-the result against the set (each tile once, no half above ``profile.max_pips``): where two faces read the
-same tile, the less sure takes its next reading if no other face holds it, and what still cannot be is
-reported in ``Reading.warnings`` with a lowered confidence.
+shape within it (a tile read as two halves). A whole face whose pips are in doubt is read once more,
+straight and turned end for end, and its pips counted on both looks. This module ties them together: it
+drops what is not a whole tile, names tiles cut off by the photo's border in a warning, keeps one reading
+per face, and checks the result against the set (each tile once, no half above ``profile.max_pips``):
+where two faces read the same tile, the less sure takes its next reading if no other face holds it, and
+what still cannot be is reported in ``Reading.warnings`` with a lowered confidence.
 
 The networks are trained on synthetic photos (``calibration.training``); their weights ship as package data
 in ``models/`` and are the only files this package reads.
@@ -50,7 +51,7 @@ from companion.vision.detect import busy_region, find_candidates, finer_side, me
 from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.plane import Plane, ends, gaps, in_line  # noqa: E402
 from companion.vision.read import (  # noqa: E402
-    Count, FaceReading, Pyramid, count_pips, face_colour, read_faces, read_outlines)
+    Count, FaceReading, Pyramid, count_pips, face_colour, read_both_ways, read_faces, read_outlines)
 
 __all__ = ["Profile", "Reading", "TileReading", "Faces", "VisionInputError", "read_tiles", "find_faces", "assemble",
            "hard_to_read", "NO_TILE_WARNING"]
@@ -165,6 +166,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _unstraddled(pyramid, faces, profile, looked)
     faces = _filled(pyramid, faces, _orphans(frames, read, faces), profile)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
+    faces = read_both_ways(pyramid, faces, profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
     faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5,
                      colour=face_colour(pyramid, f.corners) if f.tile_score >= profile.tile_threshold else None)

@@ -2,12 +2,13 @@
 
 Entry points: ``read_faces(pyramid, frames, profile) -> list[FaceReading | None]``, one per frame (a
 candidate's centre, axis, length and width in the photo's pixels; None for a second outline of a face),
-``read_outlines(pyramid, quads, profile)`` (a face looked at through a given outline) and
-``count_pips(face, profile) -> Count``. The first look crops the frame as the detector gave it; the
-reader marks the face's four corners and the pips. The second look crops exactly those corners (a
-homography, so a face seen at a slant is read square on) and the reader marks them again: its pips are
-counted there, each half on its side of the crop's middle, and its corners are the face's outline. The four
-corners are chosen to make a tile's shape (nearly a parallelogram, even at a slant). It also
+``read_outlines(pyramid, quads, profile)`` (a face looked at through a given outline),
+``read_both_ways(pyramid, faces, profile)`` (the faces whose pips are in doubt counted on a look straight
+and one turned end for end) and ``count_pips(face, profile) -> Count``. The first look crops the frame as
+the detector gave it; the reader marks the face's four corners and the pips. The second look crops exactly
+those corners (a homography, so a face seen at a slant is read square on) and the reader marks them again:
+its pips are counted there, each half on its side of the crop's middle, and its corners are the face's
+outline. The four corners are chosen to make a tile's shape (nearly a parallelogram, even at a slant). It also
 says whether the face is a double-blank carrying a logo (the set's profile says whether it has one).
 
 A pip is a local peak of the reader's pip heat of at least ``profile.pip_threshold``; a half is doubtful
@@ -20,7 +21,7 @@ Conventions as in ``companion.vision``. Raises nothing: a crop beyond the photo 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -336,3 +337,26 @@ def _look_again(pyramid: Pyramid, again: list[tuple[int, np.ndarray]], profile: 
             if plausible and moved > profile.square_on_px and tile >= floor:
                 still.append((k, corners))
         again = still
+
+
+def read_both_ways(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
+    """``faces``, each whole face whose pips are in doubt (a count less sure than ``profile.doubt_below``; not
+    the logo tile) read again through its corners, once straight and once turned end for end, its pips
+    counted on the mean of the two looks' pip heats (the turned one turned back). A stray mark or a faint pip
+    that one look gets wrong, the other, seeing the face upside down, rarely gets wrong the same way."""
+    which = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold
+             and not (profile.logo and face.logo_score >= profile.logo_threshold)
+             and count_pips(face, profile).confidence < profile.doubt_below]
+    if not which:
+        return faces
+    straight = [geo.quad_to_crop(faces[k].corners) for k in which]
+    turned = [geo.quad_to_crop(np.roll(faces[k].corners, 2, axis=0)) for k in which]  # the crop turned half round
+    lengths = [geo.frame_of(faces[k].corners)[2] for k in which]
+    maps, _ = _run([pyramid.crop(m, length) for m, length in zip(straight + turned, lengths + lengths)], profile)
+    found = _corners(maps[:len(which)], profile)
+    out = list(faces)
+    for n, k in enumerate(which):
+        heat = (maps[n, 0] + maps[len(which) + n, 0, ::-1, ::-1]) / 2  # (the crop's middle is the map's)
+        corners = geo.clockwise(geo.apply(np.linalg.inv(straight[n]), found[n]))
+        out[k] = replace(faces[k], peaks=_peaks(heat, profile, found[n] if _plausible(corners, profile) else None))
+    return out

@@ -3,8 +3,8 @@
 Entry points: ``read_faces(pyramid, frames, profile) -> list[FaceReading | None]``, one per frame (a
 candidate's centre, axis, length and width in the photo's pixels; None for a second outline of a face),
 ``read_outlines(pyramid, quads, profile)`` (a face looked at through a given outline),
-``read_both_ways(pyramid, faces, profile)`` (the faces whose pips are in doubt counted on a look straight
-and one turned end for end) and ``count_pips(face, profile) -> Count``. The first look crops the frame as
+``read_both_ways(pyramid, faces, profile)`` (the faces read with doubt judged on a look straight and one
+turned end for end) and ``count_pips(face, profile) -> Count``. The first look crops the frame as
 the detector gave it; the reader marks the face's four corners and the pips. The second look crops exactly
 those corners (a homography, so a face seen at a slant is read square on) and the reader marks them again:
 its pips are counted there, each half on its side of the crop's middle, and its corners are the face's
@@ -340,23 +340,28 @@ def _look_again(pyramid: Pyramid, again: list[tuple[int, np.ndarray]], profile: 
 
 
 def read_both_ways(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
-    """``faces``, each whole face whose pips are in doubt (a count less sure than ``profile.doubt_below``; not
-    the logo tile) read again through its corners, once straight and once turned end for end, its pips
-    counted on the mean of the two looks' pip heats (the turned one turned back). A stray mark or a faint pip
-    that one look gets wrong, the other, seeing the face upside down, rarely gets wrong the same way."""
-    which = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold
-             and not (profile.logo and face.logo_score >= profile.logo_threshold)
-             and count_pips(face, profile).confidence < profile.doubt_below]
+    """``faces``, each face read with doubt read again through its corners, once straight and once turned end
+    for end, and judged on both looks: its pips counted on the mean of their pip heats (the turned one turned
+    back), its tile score their mean. A stray mark or a faint pip that one look gets wrong, the other, seeing
+    the face upside down, rarely gets wrong the same way. Read with doubt: a whole face whose pips are in
+    doubt (a count less sure than ``profile.doubt_below``; not the logo tile), or a face the reader is less
+    sure is whole (a tile score from ``profile.shaped_tile_threshold`` up to ``profile.tile_threshold``)."""
+    which = [k for k, face in enumerate(faces)
+             if profile.shaped_tile_threshold <= face.tile_score < profile.tile_threshold
+             or (face.tile_score >= profile.tile_threshold
+                 and not (profile.logo and face.logo_score >= profile.logo_threshold)
+                 and count_pips(face, profile).confidence < profile.doubt_below)]
     if not which:
         return faces
     straight = [geo.quad_to_crop(faces[k].corners) for k in which]
     turned = [geo.quad_to_crop(np.roll(faces[k].corners, 2, axis=0)) for k in which]  # the crop turned half round
     lengths = [geo.frame_of(faces[k].corners)[2] for k in which]
-    maps, _ = _run([pyramid.crop(m, length) for m, length in zip(straight + turned, lengths + lengths)], profile)
+    maps, kinds = _run([pyramid.crop(m, length) for m, length in zip(straight + turned, lengths + lengths)], profile)
     found = _corners(maps[:len(which)], profile)
     out = list(faces)
     for n, k in enumerate(which):
         heat = (maps[n, 0] + maps[len(which) + n, 0, ::-1, ::-1]) / 2  # (the crop's middle is the map's)
         corners = geo.clockwise(geo.apply(np.linalg.inv(straight[n]), found[n]))
-        out[k] = replace(faces[k], peaks=_peaks(heat, profile, found[n] if _plausible(corners, profile) else None))
+        out[k] = replace(faces[k], tile_score=float(kinds[n, 0] + kinds[len(which) + n, 0]) / 2,
+                         peaks=_peaks(heat, profile, found[n] if _plausible(corners, profile) else None))
     return out

@@ -1,6 +1,8 @@
-"""A face whose pips are in doubt is read again straight and turned end for end, and counted on both looks."""
+"""A face read with doubt is read again straight and turned end for end, and judged on both looks."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -71,3 +73,17 @@ def test_a_face_read_surely_is_not_read_again(monkeypatch):
     assert count_pips(face, profile).pips == (5, 3) and count_pips(face, profile).confidence >= profile.doubt_below
     calls.clear()
     assert read_both_ways(pyramid, [face], profile)[0] is face and not calls
+
+
+def test_a_face_the_reader_is_unsure_is_whole_is_judged_on_both_looks(monkeypatch):
+    monkeypatch.setattr(read, "_run", lambda crops, profile: _flawed_reader(crops, profile, stray=0.0))
+    profile = Profile()
+    image = table()
+    corners = geo.clockwise(draw_tile(image, (320, 240), -20.0, 80, (6, 4)))
+    pyramid = Pyramid(image)
+    face, = read_outlines(pyramid, [corners], profile)
+    unsure = replace(face, tile_score=(profile.shaped_tile_threshold + profile.tile_threshold) / 2)
+    no_tile = replace(face, tile_score=profile.shaped_tile_threshold / 2)
+    judged, left = read_both_ways(pyramid, [unsure, no_tile], profile)
+    assert judged.tile_score == 0.99 and count_pips(judged, profile).pips == (6, 4)  # the looks' mean (0.99 each)
+    assert left is no_tile

@@ -342,7 +342,7 @@ def _look_again(pyramid: Pyramid, again: list[tuple[int, np.ndarray]], profile: 
 def read_both_ways(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
     """``faces``, each face read with doubt read again through its corners, once straight and once turned end
     for end, and judged on both looks: its pips counted on the mean of their pip heats (the turned one turned
-    back), its tile score their mean. A stray mark or a faint pip that one look gets wrong, the other, seeing
+    back), its tile score and logo score their means. A stray mark or a faint pip that one look gets wrong, the other, seeing
     the face upside down, rarely gets wrong the same way. Read with doubt: a whole face whose pips are in
     doubt (a count less sure than ``profile.doubt_below``; not the logo tile), or a face the reader is less
     sure is whole (a tile score from ``profile.shaped_tile_threshold`` up to ``profile.tile_threshold``)."""
@@ -363,5 +363,6 @@ def read_both_ways(pyramid: Pyramid, faces: list[FaceReading], profile: Profile)
         heat = (maps[n, 0] + maps[len(which) + n, 0, ::-1, ::-1]) / 2  # (the crop's middle is the map's)
         corners = geo.clockwise(geo.apply(np.linalg.inv(straight[n]), found[n]))
         out[k] = replace(faces[k], tile_score=float(kinds[n, 0] + kinds[len(which) + n, 0]) / 2,
+                         logo_score=float(kinds[n, 1] + kinds[len(which) + n, 1]) / 2,
                          peaks=_peaks(heat, profile, found[n] if _plausible(corners, profile) else None))
     return out

@@ -82,8 +82,9 @@ def test_a_face_the_reader_is_unsure_is_whole_is_judged_on_both_looks(monkeypatc
     corners = geo.clockwise(draw_tile(image, (320, 240), -20.0, 80, (6, 4)))
     pyramid = Pyramid(image)
     face, = read_outlines(pyramid, [corners], profile)
-    unsure = replace(face, tile_score=(profile.shaped_tile_threshold + profile.tile_threshold) / 2)
+    unsure = replace(face, tile_score=(profile.shaped_tile_threshold + profile.tile_threshold) / 2, logo_score=0.4)
     no_tile = replace(face, tile_score=profile.shaped_tile_threshold / 2)
     judged, left = read_both_ways(pyramid, [unsure, no_tile], profile)
-    assert judged.tile_score == 0.99 and count_pips(judged, profile).pips == (6, 4)  # the looks' mean (0.99 each)
+    assert judged.tile_score == 0.99 and judged.logo_score == 0.0  # the looks' means
+    assert count_pips(judged, profile).pips == (6, 4)
     assert left is no_tile

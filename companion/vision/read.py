@@ -342,10 +342,11 @@ def _look_again(pyramid: Pyramid, again: list[tuple[int, np.ndarray]], profile: 
 def read_both_ways(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
     """``faces``, each face read with doubt read again through its corners, once straight and once turned end
     for end, and judged on both looks: its pips counted on the mean of their pip heats (the turned one turned
-    back), its tile score and logo score their means. A stray mark or a faint pip that one look gets wrong, the other, seeing
-    the face upside down, rarely gets wrong the same way. Read with doubt: a whole face whose pips are in
-    doubt (a count less sure than ``profile.doubt_below``; not the logo tile), or a face the reader is less
-    sure is whole (a tile score from ``profile.shaped_tile_threshold`` up to ``profile.tile_threshold``)."""
+    back), its tile score and logo score their means. A stray mark or a faint pip that one look gets wrong,
+    the other, seeing the face upside down, rarely gets wrong the same way. Read with doubt: a whole face
+    whose pips are in doubt (a count less sure than ``profile.doubt_below``; not the logo tile), or a face
+    the reader is less sure is whole (a tile score from ``profile.shaped_tile_threshold`` up to
+    ``profile.tile_threshold``)."""
     which = [k for k, face in enumerate(faces)
              if profile.shaped_tile_threshold <= face.tile_score < profile.tile_threshold
              or (face.tile_score >= profile.tile_threshold

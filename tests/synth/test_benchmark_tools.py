@@ -80,3 +80,20 @@ def test_make_photos_writes_images_with_labels(tmp_path):
     for p in labels:
         label = json.loads(p.read_text())
         assert (tmp_path / label["file"]).is_file() and (label["width"], label["height"]) == (320, 240)
+
+
+def test_the_bare_decoding_is_the_photo_as_shown(bench, tmp_path):
+    import cv2
+    import numpy as np
+
+    from companion.photo import load_photo
+    from companion.synth.exif import with_orientation
+
+    image = np.zeros((40, 60, 3), np.uint8)
+    image[:, :30] = (0, 0, 255)  # red on the left
+    data = cv2.imencode(".jpg", image)[1].tobytes()
+    (tmp_path / "p.jpg").write_bytes(data)
+    assert bench.bare_decode(tmp_path / "p.jpg").shape == (40, 60, 3)
+    turned = with_orientation(data, 6)  # stored turned, with the tag that turns it back, as phones do
+    for decoded in (bench.bare_decode(turned), load_photo(turned)):
+        assert decoded.shape == (40, 60, 3) and decoded[20, 10, 2] > 200 and decoded[20, 50, 2] < 60

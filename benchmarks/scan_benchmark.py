@@ -11,10 +11,10 @@ for synthetic labels, whose corners follow that convention), milliseconds per
 photo for ``scan_photo`` on the file and, beside it, the milliseconds merely to decode the same file
 (``load_photo``); for the 12 MP photos (the speed target's), their median ratio, as read in the run and
 timed again after it, three times each in turn with the decoding, and against OpenCV's bare decoding of
-the same file (``bare_decode``: the least a full decoding takes here). A tenth of the fresh
-photos (``--exif``) are stored turned with an EXIF orientation tag, as phones do. Then the worst photos, with what went
-wrong; ``--out DIR`` writes them annotated (labels in green, misses in red, detections in blue with their
-reading).
+the same file (``bare_decode``: the least a full decoding takes here). A tenth of the fresh photos
+(``--exif``) are stored turned with an EXIF orientation tag, as phones do. Then the worst photos, with
+what went wrong; ``--out DIR`` writes them annotated (labels in green, misses in red, detections in blue
+with their reading).
 
 Matching: a detection matches a labelled tile when its centre lies inside the labelled face (or, for a
 real label with only a centre, within half a tile width of it); each labelled tile takes one detection.

@@ -229,12 +229,17 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Pro
     for logo in (base.logo, not base.logo):
         for tile_t in dict.fromkeys((base.tile_threshold,) + TILE_GRID):  # the start's first
             for pip_t in dict.fromkeys((base.pip_threshold,) + PIP_GRID):
-                profile = replace(base, logo=logo, tile_threshold=tile_t, pip_threshold=pip_t)
-                reading = assemble(found, profile)
-                check = reconcile(reading, max_pips)
-                if best is None or check.score > best[2].score:
-                    best = (profile, reading, check)
-                if check.ok:
+                # (a set whose 1-0 the reader is less sure of than the start's one-pip threshold: no stricter)
+                for bare_t in dict.fromkeys((base.bare_tile_threshold, min(tile_t, base.bare_tile_threshold))):
+                    profile = replace(base, logo=logo, tile_threshold=tile_t, pip_threshold=pip_t,
+                                      bare_tile_threshold=bare_t)
+                    reading = assemble(found, profile)
+                    check = reconcile(reading, max_pips)
+                    if best is None or check.score > best[2].score:
+                        best = (profile, reading, check)
+                    if check.ok:
+                        break
+                if best[2].ok:
                     break
             if best[2].ok:
                 break
@@ -258,6 +263,10 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Pro
     unsure = max((f.tile_score for f in others if f.tile_score < profile.tile_threshold), default=0.0)
     # tiles laid out apart and face up are surer than tiles in a hand will be: never stricter than what read them
     tile_t = min(_halfway(unsure, sure), profile.tile_threshold)
+    # and a face with at most one pip (not the logo) needs a surer tile score: not surer than its own 1-0 and 0-1
+    bare = [f.tile_score for f, t in zip(tiles, _tiles_of(tiles, reading))
+            if sum(t.pips) <= 1 and not (profile.logo and tuple(t.pips) == (0, 0))]
+    bare_t = min(base.bare_tile_threshold, math.floor(1000 * min(bare, default=1.0)) / 1000)
     aspects = [geo.frame_of(t.corners)[2] / geo.frame_of(t.corners)[3] for t in reading.tiles]
     aspect_min = round(float(min(aspects) * ASPECT_HEADROOM[0]), 2)
     aspect_max = round(float(max(aspects) * ASPECT_HEADROOM[1]), 2)
@@ -269,6 +278,7 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Pro
     learned["double_blank_logo"] = logo
     learned["logo_score_double_blank"] = round(blank.logo_score, 3)
     learned_profile = replace(profile, pip_threshold=pip_t, tile_threshold=tile_t, logo=logo, logo_threshold=logo_t,
+                              bare_tile_threshold=bare_t,
                               aspect_min=min(aspect_min, base.aspect_min), aspect_max=max(aspect_max, base.aspect_max))
     learned.update({"pips_faintest": round(min(pips, default=1.0), 3), "marks_strongest": round(max(marks, default=0.0), 3),
                     "tile_least_sure": round(sure, 3), "not_tile_surest": round(unsure, 3)})

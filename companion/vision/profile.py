@@ -46,7 +46,7 @@ class Profile:
 
     # --- reading tiles (read.py) -----------------------------------------------------------------------
     tile_threshold: float = 0.8  # the reader's belief that a crop is one whole tile, at least
-    bare_tile_threshold: float = 0.95  # ... for a face with at most one pip (not the logo), which shows little else
+    bare_tile_threshold: float = 0.98  # ... for a face with at most one pip (not the logo), which shows little else
     pip_threshold: float = 0.5  # a pip's heat, at least
     pip_floor: float = 0.05  # peaks weaker than this are not even doubts
     logo_threshold: float = 0.5  # the reader's belief that a face is the logo tile, at least (with ``logo``)

@@ -80,6 +80,8 @@ def test_a_photo_read_as_the_whole_set_writes_a_profile_and_a_picture(capsys, tm
     default = Profile().tile_threshold
     assert data.get("tile_threshold", default) == pytest.approx(min(0.59, default), abs=0.01)
     assert (data["_learned"]["tile_least_sure"], data["_learned"]["not_tile_surest"]) == (0.95, 0.1)
+    # its 1-0 and 0-1 read at 0.95, less surely than the start's threshold for a one-pip face: that comes down
+    assert Profile().bare_tile_threshold > 0.95 and data["bare_tile_threshold"] == 0.95
     assert data["logo"] is True and data["logo_threshold"] == pytest.approx(0.30, abs=0.01)  # 0.9 against 0.02
     assert data["_learned"]["tiles_measured"] == 28
     assert 1.8 < data["_learned"]["tile_aspect_median"] < 2.3  # a 2 x 1 tile seen almost from above

@@ -32,7 +32,7 @@ def test_a_one_pip_face_needs_a_surer_tile_score_than_others():
 
 def test_of_faces_taken_for_the_logo_tile_only_the_surest_is_kept():
     # the set has one logo tile: a score card's words, read as a second logo, are no tile
-    faces = [_face(150, (0, 0), 0.97, logo=0.7), _face(400, (0, 0), 0.99, logo=0.95), _face(650, (3, 2), 0.99)]
+    faces = [_face(150, (0, 0), 0.99, logo=0.7), _face(400, (0, 0), 0.99, logo=0.95), _face(650, (3, 2), 0.99)]
     read = assemble(Faces(faces, 1100, 600), Profile()).tiles
     assert sorted(t.pips for t in read) == [(0, 0), (3, 2)]
     assert [t for t in read if t.pips == (0, 0)][0].corners[:, 0].mean() > 300  # the surer logo, at x=400

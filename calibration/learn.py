@@ -263,10 +263,6 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Pro
     unsure = max((f.tile_score for f in others if f.tile_score < profile.tile_threshold), default=0.0)
     # tiles laid out apart and face up are surer than tiles in a hand will be: never stricter than what read them
     tile_t = min(_halfway(unsure, sure), profile.tile_threshold)
-    # and a face with at most one pip (not the logo) needs a surer tile score: not surer than its own 1-0 and 0-1
-    bare = [f.tile_score for f, t in zip(tiles, _tiles_of(tiles, reading))
-            if sum(t.pips) <= 1 and not (profile.logo and tuple(t.pips) == (0, 0))]
-    bare_t = min(base.bare_tile_threshold, math.floor(1000 * min(bare, default=1.0)) / 1000)
     aspects = [geo.frame_of(t.corners)[2] / geo.frame_of(t.corners)[3] for t in reading.tiles]
     aspect_min = round(float(min(aspects) * ASPECT_HEADROOM[0]), 2)
     aspect_max = round(float(max(aspects) * ASPECT_HEADROOM[1]), 2)
@@ -275,6 +271,10 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Pro
     logo = blank.logo_score >= profile.logo_threshold
     others_logo = max((f.logo_score for f in found.faces if f is not blank), default=0.0)
     logo_t = _halfway(others_logo, blank.logo_score) if logo else profile.logo_threshold
+    # a face with at most one pip (not the logo) needs a surer tile score: not surer than the set's own 1-0 and 0-1
+    bare = [f.tile_score for f, t in zip(tiles, _tiles_of(tiles, reading))
+            if sum(t.pips) <= 1 and not (logo and tuple(t.pips) == (0, 0))]
+    bare_t = min(base.bare_tile_threshold, math.floor(1000 * min(bare, default=1.0)) / 1000)
     learned["double_blank_logo"] = logo
     learned["logo_score_double_blank"] = round(blank.logo_score, 3)
     learned_profile = replace(profile, pip_threshold=pip_t, tile_threshold=tile_t, logo=logo, logo_threshold=logo_t,

@@ -10,7 +10,7 @@ import numpy as np
 from companion.vision import Profile
 from companion.vision import geometry as geo
 from companion.vision import read
-from companion.vision.read import Pyramid, count_pips, read_both_ways, read_outlines
+from companion.vision.read import FaceReading, Pyramid, count_pips, read_both_ways, read_outlines
 
 from drawing import draw_tile, table
 
@@ -42,13 +42,19 @@ def _flawed_reader(crops: list[np.ndarray], profile: Profile, stray: float = 0.6
     return read.sigmoid(logits), np.tile([0.99, 0.0], (len(crops), 1))
 
 
+def _drawn(angle: float, pips: tuple[int, int]) -> tuple[Pyramid, FaceReading]:
+    """A photo of one drawn tile, and the face the reader in place reads through its outline."""
+    image = table()
+    corners = geo.clockwise(draw_tile(image, (320, 240), angle, 80, pips))
+    pyramid = Pyramid(image)
+    face, = read_outlines(pyramid, [corners], Profile())
+    return pyramid, face
+
+
 def test_a_face_in_doubt_is_counted_on_a_straight_and_a_turned_look(monkeypatch):
     monkeypatch.setattr(read, "_run", _flawed_reader)
     profile = Profile()
-    image = table()
-    corners = geo.clockwise(draw_tile(image, (320, 240), 0.0, 80, (1, 2)))
-    pyramid = Pyramid(image)
-    face, = read_outlines(pyramid, [corners], profile)
+    pyramid, face = _drawn(0.0, (1, 2))
     straight = count_pips(face, profile)
     assert straight.pips == (2, 2) and straight.confidence < profile.doubt_below  # the stray read as a pip
     again, = read_both_ways(pyramid, [face], profile)
@@ -66,10 +72,7 @@ def test_a_face_read_surely_is_not_read_again(monkeypatch):
 
     monkeypatch.setattr(read, "_run", reader)
     profile = Profile()
-    image = table()
-    corners = geo.clockwise(draw_tile(image, (320, 240), 30.0, 80, (5, 3)))
-    pyramid = Pyramid(image)
-    face, = read_outlines(pyramid, [corners], profile)
+    pyramid, face = _drawn(30.0, (5, 3))
     assert count_pips(face, profile).pips == (5, 3) and count_pips(face, profile).confidence >= profile.doubt_below
     calls.clear()
     assert read_both_ways(pyramid, [face], profile)[0] is face and not calls
@@ -78,10 +81,7 @@ def test_a_face_read_surely_is_not_read_again(monkeypatch):
 def test_a_face_the_reader_is_unsure_is_whole_is_judged_on_both_looks(monkeypatch):
     monkeypatch.setattr(read, "_run", lambda crops, profile: _flawed_reader(crops, profile, stray=0.0))
     profile = Profile()
-    image = table()
-    corners = geo.clockwise(draw_tile(image, (320, 240), -20.0, 80, (6, 4)))
-    pyramid = Pyramid(image)
-    face, = read_outlines(pyramid, [corners], profile)
+    pyramid, face = _drawn(-20.0, (6, 4))
     unsure = replace(face, tile_score=(profile.shaped_tile_threshold + profile.tile_threshold) / 2, logo_score=0.4)
     no_tile = replace(face, tile_score=profile.shaped_tile_threshold / 2)
     judged, left = read_both_ways(pyramid, [unsure, no_tile], profile)

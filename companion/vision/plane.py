@@ -8,11 +8,14 @@ found; ``in_line(quad, other, lengths, ...)``, whether a face lies along another
 lengths away.
 Conventions as in ``companion.vision``.
 
-Near a place the camera's view of the plane is close to an affine map. A face read surely gives that map
-up to a turn of the tile: its two sides are the images of the tile's length and width. A tile turned by
-any angle has sides that are the same map applied to the turned length and width; the face's own axis in
-the photo fixes the angle. The size varies with depth: the map is scaled by the plane of sizes fitted to
-the sure faces (the root of a face's area is nearly affine in its place).
+The camera sees the table through a homography. Its part that makes far things small is undone first:
+the cube root of a face's area is exactly an affine function of its place in the photo (it is the place's
+distance from the horizon), so the plane fitted to the sure faces' cube roots gives the horizon, and
+mapping the photo so that the horizon goes to infinity (``Plane.level``) leaves a view of the table that is
+affine everywhere. There a face read surely gives that affine map up to a turn of the tile: its two sides
+are the images of the tile's length and width. A tile turned by any angle has sides that are the same map
+applied to the turned length and width; the face's own axis fixes the angle. The outline is predicted
+there and mapped back.
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ import numpy as np
 from companion.vision import geometry as geo
 
 NEIGHBOURS = 3  # sure faces nearest a face, whose predictions are averaged
-# the plane of sizes needs sure faces spread across the photo at least this much (the root mean square of
+# the horizon needs sure faces spread across the photo at least this much (the root mean square of
 # their distances from the line through them, in face sizes): faces in one row fix only the slope along it
 SPREAD = 0.5
+HORIZON_NEAR = 0.05  # no prediction this near the horizon (a twentieth of the sure faces' mean distance from it)
 # a face lies end on against a double's long side where its axis is across the double's (the cosine between them
 # below END_ON_COS) and its centre is off the double's middle by less than END_ON_OFF of the double's length
 END_ON_COS, END_ON_OFF = 0.5, 0.25
@@ -43,42 +47,48 @@ class Plane:
     def __init__(self, sure: list[np.ndarray]) -> None:
         self.sure = list(sure)
         self.centres = np.array([geo.centre_of(q) for q in self.sure]).reshape(-1, 2)
-        self.sides = [_sides(q) for q in self.sure]
-        self.sizes = None  # the plane of sizes over the sure faces' places, where there are three or more
-        if len(self.sure) >= 3:  # sizes follow depth: the plane of sizes, as in the size check
-            sizes = np.sqrt([cv2.contourArea(np.asarray(q, np.float32)) for q in self.sure])
-            self.mean = self.centres.mean(axis=0)
-            _, spread, turn = np.linalg.svd(self.centres - self.mean, full_matrices=False)
-            if spread[-1] / np.sqrt(len(self.sure)) < SPREAD * np.median(sizes):  # one row: the slope along it only
-                turn = turn[:1]
-            places = np.column_stack([(self.centres - self.mean) @ turn.T, np.ones(len(self.sure))])
-            plane, *_ = np.linalg.lstsq(places, sizes, rcond=None)
-            self.turn, self.sizes, self.there = turn, plane, places @ plane
+        self.level = np.eye(3)  # the photo to a view of the table that is affine (a plain one without a horizon)
+        if len(self.sure) >= 3:
+            # a face's area is its area on the table times (h . x)^3, h the horizon's line (x a place, with a 1
+            # appended): the cube root of the area is affine in the place, and the plane fitted to it gives h
+            sizes = np.cbrt([cv2.contourArea(np.asarray(q, np.float32)) for q in self.sure])
+            mean = self.centres.mean(axis=0)
+            _, spread, turn = np.linalg.svd(self.centres - mean, full_matrices=False)
+            if spread[-1] / np.sqrt(len(self.sure)) < SPREAD * np.median(sizes) ** 1.5:  # one row: the slope along
+                turn = turn[:1]  # it only
+            places = np.column_stack([(self.centres - mean) @ turn.T, np.ones(len(self.sure))])
+            (*slope, size), *_ = np.linalg.lstsq(places, sizes, rcond=None)
+            along = np.asarray(slope) @ turn
+            horizon = np.array([*along, size - along @ mean]) / size
+            if size > 0 and np.all(self.centres @ horizon[:2] + horizon[2] > HORIZON_NEAR):
+                self.level = np.vstack([np.eye(3)[:2], horizon])
+        self.unlevel = np.linalg.inv(self.level)
+        self.sides = [_sides(geo.apply(self.level, q)) for q in self.sure]
 
     def outline(self, quad: np.ndarray, aspect: float) -> np.ndarray | None:
         """The outline a tile of length ``aspect`` times its width has at ``quad``'s centre, lying along
-        ``quad``'s axis, as the sure faces (at least two) predict; None with fewer."""
+        ``quad``'s axis, as the sure faces (at least two) predict; None with fewer, or past the horizon."""
         if len(self.sure) < 2:
             return None
         centre = geo.centre_of(quad)
+        if np.append(centre, 1.0) @ self.level[2] <= HORIZON_NEAR:
+            return None
         _, angle, _, _ = geo.frame_of(quad)
-        axis = np.array([np.cos(angle), np.sin(angle)])
-        scale = np.ones(len(self.sure))
-        if self.sizes is not None:
-            here = float(np.append(self.turn @ (centre - self.mean), 1.0) @ self.sizes)
-            if here > 0 and np.all(self.there > 0):
-                scale = here / self.there
+        here, ahead = geo.apply(self.level, [centre, centre + [np.cos(angle), np.sin(angle)]])
+        axis = ahead - here
         outlines = []
         for k in np.argsort(np.linalg.norm(self.centres - centre, axis=1))[:NEIGHBOURS]:
-            sides = self.sides[k] * scale[k]
+            sides = self.sides[k]
             if abs(np.linalg.det(sides)) < 1e-6:
                 continue
             a, b = np.linalg.solve(sides, axis)  # the axis in the sure tile's frame (its length, its width)
             turn = np.arctan2(b, aspect * a)  # the tile's turn against the sure tile, on the table
             length = sides @ [np.cos(turn), aspect * np.sin(turn)]
             width = sides @ [-np.sin(turn) / aspect, np.cos(turn)]
-            outlines.append(_outline(centre, length, width))
-        return geo.clockwise(np.mean(outlines, axis=0)) if outlines else None
+            outlines.append(_outline(here, length, width))
+        if not outlines:
+            return None
+        return geo.clockwise(geo.apply(self.unlevel, np.mean(outlines, axis=0)))
 
 
 def in_line(quad: np.ndarray, other: np.ndarray, lengths: float, slack: float, off: float) -> bool:

@@ -11,13 +11,13 @@ from companion.vision.plane import Plane, ends, gaps
 VIEW = np.array([[9.0, 1.5, 400.0], [0.5, 5.0, 300.0], [0.0, 0.004, 1.0]])
 
 
-def _seen(x: float, y: float, turn_deg: float, length: float = 20.0) -> np.ndarray:
+def _seen(x: float, y: float, turn_deg: float, length: float = 20.0, view: np.ndarray = VIEW) -> np.ndarray:
     """A tile's face (``length`` by half that, on the table at (x, y), turned) as the camera sees it."""
     t = np.radians(turn_deg)
     along, across = np.array([np.cos(t), np.sin(t)]) * length / 2, np.array([-np.sin(t), np.cos(t)]) * length / 4
     table = np.array([[x, y] - along + across, [x, y] - along - across, [x, y] + along - across,
                       [x, y] + along + across])
-    return geo.clockwise(geo.apply(VIEW, table))
+    return geo.clockwise(geo.apply(view, table))
 
 
 SURE = [_seen(0, 0, 10), _seen(30, 5, 80), _seen(-25, 30, -30), _seen(10, 45, 45), _seen(40, 40, 0)]
@@ -42,6 +42,28 @@ def test_sure_faces_in_one_row_predict_sizes_off_it_by_the_nearest():
     row = [_seen(x, 0, 0) for x in (-20, 0, 20)]  # no plane of sizes: the slope across the row is unknown
     truth = _seen(0, 12, 0)
     assert geo.iou(Plane(row).outline(truth, 2.0), truth) > 0.8
+
+
+def _camera(tilt_deg: float) -> np.ndarray:
+    """The homography of a camera 150 cm from the table, tilted from looking straight down."""
+    t = np.radians(tilt_deg)
+    turn = np.array([[1, 0, 0], [0, np.cos(t), -np.sin(t)], [0, np.sin(t), np.cos(t)]])
+    lens = np.array([[900.0, 0, 640], [0, 900.0, 480], [0, 0, 1]])
+    return lens @ np.column_stack([turn[:, 0], turn[:, 1], [0, 0, 150.0]])
+
+
+def test_a_steep_view_is_predicted_far_beyond_the_sure_faces():
+    steep = _camera(50)  # tiles at one end of the line look half as long as at the other
+    line = [_seen(0, y, 90, view=steep) for y in (-40, -20, 0)]
+    spread = [_seen(0, -40, 90, view=steep), _seen(30, -30, 0, view=steep), _seen(-25, -20, 30, view=steep),
+              _seen(10, 0, 60, view=steep)]
+    for sure, (x, y, turn) in [(line, (0, 40, 90)), (line, (0, 30, 0)), (line, (0, -60, 90)),
+                               (spread, (-30, 40, 45)), (spread, (25, 50, 120))]:
+        truth = _seen(x, y, turn, view=steep)
+        assert geo.iou(Plane(sure).outline(truth, 2.0), truth) > 0.95
+    # (tiles lower in the photo are farther) the horizon is at y = 480 + 900 tan 40 deg = 1235: no tile beyond it
+    assert Plane(line).outline(geo.quad_of((640, 1400), 0.0, 20, 10), 2.0) is None
+    assert Plane(line).outline(geo.quad_of((640, 1100), 0.0, 20, 10), 2.0) is not None
 
 
 def test_no_prediction_without_two_sure_faces():

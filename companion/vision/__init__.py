@@ -391,8 +391,9 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     a look through the outline the faces read surely predict there along it. A look that is a whole tile,
     sure of its pips (a gap or a line's end is a guess, unless the reader is as sure it is a whole tile as
     ``profile.guess_tile_sure``; at an orphan, where the detector saw a tile, at least
-    ``profile.candidate_confidence``), settled, and of a tile's shape there (its fit to the plane's
-    prediction at least ``profile.gap_fit``, at an orphan ``profile.candidate_fit``) is a face the detector
+    ``profile.candidate_confidence``), settled (a whole tile not yet settled is looked at once more), and of a
+    tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``, at an orphan
+    ``profile.candidate_fit``) is a face the detector
     or the reader missed if it lies on no other tile; if it lies on one face only, fits at least
     ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
     of its pips, it replaces that face (an outline across this tile and the next). ``profile.gap_most`` 0
@@ -437,6 +438,7 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
         return _plane_fit(face, plane, profile)
 
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
+    looks = [_one_look_more(pyramid, face, profile) for face in looks]  # (a guess far off takes more looks)
     for n, face in enumerate(looks):
         confidence = count_pips(face, profile).confidence
         face_fit = fit(face)

@@ -28,7 +28,7 @@ from companion.vision import geometry as geo
 NEIGHBOURS = 3  # sure faces nearest a face, whose predictions are averaged
 # the horizon needs sure faces spread across the photo at least this much (the root mean square of
 # their distances from the line through them, in face sizes): faces in one row fix only the slope along it
-SPREAD = 0.5
+SPREAD = 0.2
 HORIZON_NEAR = 0.05  # no prediction this near the horizon (a twentieth of the sure faces' mean distance from it)
 # a face lies end on against a double's long side where its axis is across the double's (the cosine between them
 # below END_ON_COS) and its centre is off the double's middle by less than END_ON_OFF of the double's length

@@ -4,6 +4,8 @@ of rows and the candidates whose looks went to a neighbouring face."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -148,6 +150,19 @@ def test_a_tile_missing_from_the_gap_in_a_row_is_looked_for_there(monkeypatch):
     filled = vision._filled(None, row, [], Profile())
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
     assert len(vision._filled(None, row, [], Profile(gap_most=0))) == len(row)
+
+
+def test_a_tile_in_a_gap_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
+    reader, calls = _reader(), []
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # the first looks have not settled
+        calls.append(quads)
+        return [replace(f, moved=15.0) if len(calls) == 1 else f for f in reader(pyramid, quads, profile)]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]
+    filled = vision._filled(None, row, [], Profile())
+    assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and len(calls) > 1
 
 
 @pytest.mark.parametrize("seen", [

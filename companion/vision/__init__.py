@@ -187,9 +187,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     it is a whole tile, surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
     (intersection over union; a moved or turned look by ``profile.fit_margin``). In a set with a logo, a whole
-    face read as the logo tile is looked at the same way (through the prediction, moved and not) where its
-    outline fits what the other sure faces predict less than ``profile.gap_fit`` (the reader often takes the
-    round emblem on one half for the face); a new look must still be the logo, and may take one look more to
+    face read as the logo tile is looked at the same way (through the prediction, moved and not, and along the
+    nearest sure face's axis and across it, moved either way along) where its outline fits what the other
+    sure faces predict less than ``profile.gap_fit`` (the reader often takes the round emblem on one half for
+    the face, and the emblem tells no axis); a new look must still be the logo, and may take one look more to
     settle. A new look read surely, of a tile's shape (fit at least ``profile.gap_fit``), may lie on whole faces
     of no tile's shape mostly within it (the rest of its tile read apart: the other half, or the emblem): they
     give way to it."""
@@ -218,14 +219,9 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         looks.extend((k, moved, profile.fit_margin) for moved in [turned, *_moved(turned, profile.shift_along, 0.0)])
         # an outline askew across two tiles gives no axis: the tile lies along the nearest sure face, or across it
         if best[k][1] < profile.shape_overlap:
-            centre = geo.centre_of(faces[k].corners)
-            near = min(sure, key=lambda q: float(np.linalg.norm(geo.centre_of(q) - centre)))
-            along = np.asarray(near, np.float64) - geo.centre_of(near) + centre
-            for quad in (along, np.roll(along, -1, axis=0)):
-                square = plane.outline(quad, profile.tile_aspect)
-                if square is not None:
-                    looks.extend((k, moved, profile.fit_margin)
-                                 for moved in [square, *_moved(square, profile.shift_along, 0.0)])
+            for square in _along_the_nearest(plane, faces[k].corners, profile.tile_aspect):
+                looks.extend((k, moved, profile.fit_margin)
+                             for moved in [square, *_moved(square, profile.shift_along, 0.0)])
 
     # the logo tile read as its round emblem alone: a whole face read as the logo where the other sure faces
     # predict another outline is looked at through that outline, and through it moved along and across
@@ -241,6 +237,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
             best[k] = (face, geo.iou(face.corners, outline))
             looks.extend((k, moved, profile.fit_margin)
                          for moved in [outline, *_moved(outline, profile.shift_along, profile.shift_across)])
+            # the emblem is round and tells no axis: the tile lies along the nearest sure face or across it,
+            # the emblem on one of its halves
+            for square in _along_the_nearest(others, face.corners, profile.tile_aspect):
+                looks.extend((k, moved, profile.fit_margin) for moved in _moved(square, profile.shift_along, 0.0))
 
     # a look that is no whole tile is refused, and is not looked at again
     new = read_outlines(pyramid, [outline for _, outline, _ in looks], profile, floor=profile.tile_threshold)
@@ -277,6 +277,15 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         if k not in gone:
             gone.update(within)
     return [face for j, face in enumerate(faces) if j not in gone]
+
+
+def _along_the_nearest(plane: Plane, corners: np.ndarray, aspect: float) -> list[np.ndarray]:
+    """The outlines ``plane`` predicts at the centre of ``corners`` along the axis of the nearest of its sure
+    faces and across it (tiles lie along or across their neighbours), for a face whose own axis tells nothing."""
+    centre = geo.centre_of(corners)
+    near = min(plane.sure, key=lambda q: float(np.linalg.norm(geo.centre_of(q) - centre)))
+    along = np.asarray(near, np.float64) - geo.centre_of(near) + centre
+    return [o for o in (plane.outline(q, aspect) for q in (along, np.roll(along, -1, axis=0))) if o is not None]
 
 
 def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,

@@ -295,6 +295,18 @@ def test_the_logo_read_as_its_emblem_alone_is_looked_at_through_the_whole_tile(m
     assert looked == []
 
 
+def test_the_logo_read_as_its_emblem_alone_and_turned_is_looked_at_along_its_neighbour(monkeypatch):
+    emblem = geo.quad_of((500, 300), np.pi / 2, 0.5 * LENGTH, WIDTH)  # its axis read across the tile's
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # sees the logo tile only from a look along it
+        return [_logo(MISSED) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(MISSED)) < 0.2 * LENGTH
+                and abs(np.cos(geo.frame_of(q)[1])) > 0.9 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(emblem)]
+    assert np.allclose(vision._reshaped(None, faces, Profile())[-1].corners, MISSED)
+
+
 def test_a_look_at_the_logo_that_sees_a_tile_with_pips_is_refused(monkeypatch):
     emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)
     monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [

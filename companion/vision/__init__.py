@@ -414,7 +414,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
     if profile.end_touch:
         places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places, profile.tile_aspect,
-                           _doubles(faces, profile)))
+                           _doubles(faces, profile), plane))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in orphans) if o is not None)
 
@@ -424,7 +424,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
             break  # no tile found or replaced: no line leads anywhere new
         more = ends([f.corners for f in found if f.tile_score >= profile.tile_threshold], profile.end_touch,
-                    profile.same_face_overlap, looked, profile.tile_aspect, _doubles(found, profile))
+                    profile.same_face_overlap, looked, profile.tile_aspect, _doubles(found, profile), plane)
         if not more:
             break
         looked.extend(more)

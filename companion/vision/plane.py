@@ -154,7 +154,7 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
 
 
 def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = (),
-         aspect: float = 2.0, doubles: list[bool] = ()) -> list[np.ndarray]:
+         aspect: float = 2.0, doubles: list[bool] = (), plane: Plane | None = None) -> list[np.ndarray]:
     """Outlines one tile beyond an end of each face of ``quads`` that continues a line (another face lies
     against its other end, within half ``touch`` of its length), in line with it and laid crosswise across
     that end (a double; a tile ``aspect`` times as long as wide), each that no face nor place ``taken``
@@ -162,7 +162,8 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
     play goes on, or turns a corner, past a tile not found at its end: such a tile has at most one face in a
     row with it, so ``gaps`` does not find it. A face read as a double (``doubles``) may lie crosswise in a
     line: where another face's end lies against the middle of one of its long sides, the line goes on from
-    the other side, and a tile is looked for there too."""
+    the other side, and a tile is looked for there too. With ``plane``, a place in line is the outline it
+    predicts there, its near end against the face's end (a line seen at a slant grows smaller as it goes)."""
     sides = [_sides(q) for q in quads]
     centres = np.array([geo.centre_of(q) for q in quads]).reshape(-1, 2)
     reach = np.array([np.linalg.norm(s[:, 0]) for s in sides])  # a face's length: what it can touch
@@ -194,6 +195,8 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
             if not against(q - np.outer(far[::-1], length) * touch / 2, i, least):
                 continue  # no line leads here
             place = q + step * length
+            if plane is not None:
+                place = _next_along(plane, q, step * length, aspect, place)
             # the double across the end is as long along the line as the face is wide, and as wide across it
             # as the face is long: each direction keeps its own foreshortening
             centre, width = centres[i] + step * length * (1 + 1 / aspect) / 2, sides[i][:, 1]
@@ -215,6 +218,20 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
             if clear(place, out):
                 out.append(geo.clockwise(place))
     return out
+
+
+def _next_along(plane: Plane, quad: np.ndarray, length: np.ndarray, aspect: float, place: np.ndarray) -> np.ndarray:
+    """The outline ``plane`` predicts for the tile in line beyond the end of ``quad`` that ``length`` (its axis
+    vector) points to, its near end against that end; ``place`` where it predicts none."""
+    centre, unit = geo.centre_of(quad), length / np.linalg.norm(length)
+    outline = plane.outline(place, aspect)
+    for _ in range(2):  # its length fixes where its centre lies, which fixes its length
+        if outline is None:
+            return place
+        reach = np.linalg.norm(_sides(outline)[:, 0])
+        outline = plane.outline(place - geo.centre_of(place) + centre + unit * (np.linalg.norm(length) + reach) / 2,
+                                aspect)
+    return place if outline is None else outline
 
 
 def _end_on(quad: np.ndarray, double: np.ndarray) -> bool:

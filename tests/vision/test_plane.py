@@ -135,6 +135,15 @@ def test_a_line_may_go_on_past_a_tile_not_found_at_either_end():
     assert len(ends([_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0)], 0.15, 0.3, [_seen(61, 1, 0)])) == 2
 
 
+def test_past_the_end_of_a_line_seen_at_a_slant_the_next_tile_is_as_small_as_the_plane_says():
+    steep = _camera(55)
+    sure = [_seen(0, y, 90, view=steep) for y in (-40, -20, 0)] + [_seen(30, -30, 0, view=steep)]
+    beyond = _seen(0, 20, 90, view=steep)  # four fifths as long as the last tile of the line
+    # the last face moved on by its length is too large and its centre too far
+    assert max(geo.iou(q, beyond) for q in ends(sure, 0.15, 0.3)) < 0.8
+    assert max(geo.iou(q, beyond) for q in ends(sure, 0.15, 0.3, plane=Plane(sure))) > 0.95
+
+
 def test_nothing_beyond_tiles_side_by_side_or_a_tile_that_ends_no_line():
     assert ends([_seen(20, 0, 0), _seen(45, -15, 90)], 0.15, 0.3) == []  # two tiles of a hand
     assert ends([_seen(0, 0, 0), _seen(1, 10, 0), _seen(0, 20, 0)], 0.15, 0.3) == []  # side by side

@@ -47,7 +47,7 @@ class Plane:
     def __init__(self, sure: list[np.ndarray]) -> None:
         self.sure = list(sure)
         self.centres = np.array([geo.centre_of(q) for q in self.sure]).reshape(-1, 2)
-        self.level = np.eye(3)  # the photo to a view of the table that is affine (a plain one without a horizon)
+        self.level = np.eye(3)  # the photo to an affine view of the table (left as it is while no horizon is known)
         if len(self.sure) >= 3:
             # a face's area is its area on the table times (h . x)^3, h the horizon's line (x a place, with a 1
             # appended): the cube root of the area is affine in the place, and the plane fitted to it gives h

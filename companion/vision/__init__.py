@@ -397,7 +397,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile beyond
     the end of a line, in line or a double laid crosswise, past a whole face with another against its other
     end (``plane.ends``); at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
-    a look through the outline the faces read surely predict there along it. A look that is a whole tile,
+    a look through the outline the faces read surely predict there along it, and through it moved each way
+    along and across (``profile.shift_along``, ``profile.shift_across``). A look that is a whole tile,
     sure of its pips (a gap or a line's end is a guess, unless the reader is as sure it is a whole tile as
     ``profile.guess_tile_sure``; at an orphan, where the detector saw a tile, at least
     ``profile.candidate_confidence``), settled (a whole tile not yet settled is looked at once more), and of a
@@ -416,7 +417,9 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places, profile.tile_aspect,
                            _doubles(faces, profile), plane))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
-    places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in orphans) if o is not None)
+    for outline in (plane.outline(quad, profile.tile_aspect) for quad in orphans):
+        if outline is not None:  # (the detector's centre may lie off the tile, toward the neighbour its looks took)
+            places.extend([outline, *_moved(outline, profile.shift_along, profile.shift_across)])
 
     found = _found_at(pyramid, list(faces), places, guesses, plane, profile)
     looked, before = list(places), faces

@@ -194,6 +194,14 @@ def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_pl
     assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
 
 
+def test_a_candidate_centred_off_its_tile_is_looked_at_a_quarter_tile_either_way(monkeypatch):
+    monkeypatch.setattr(vision, "read_outlines", _reader())
+    faces = _faces()[:-1]
+    orphan = geo.quad_of((460 + 0.3 * LENGTH, 300), 0.0, LENGTH, WIDTH)  # its centre toward the next tile
+    filled = vision._filled(None, faces, [orphan], Profile())
+    assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
+
+
 def test_where_the_detector_saw_a_tile_a_look_read_with_doubt_is_kept_but_not_in_a_gap(monkeypatch):
     def doubtful(pyramid, quads, profile, floor=None):  # every look finds the 460 tile, its pips in doubt
         return [FaceReading(MISSED, 0.9, (peaks(4), peaks(4) + (Peak(0.3, 0.3),)),

@@ -53,7 +53,7 @@ def _camera(tilt_deg: float) -> np.ndarray:
 
 
 def test_a_steep_view_is_predicted_far_beyond_the_sure_faces():
-    steep = _camera(50)  # tiles at one end of the line look half as long as at the other
+    steep = _camera(50)  # a tile looks 161 pixels long at y = -60 and 53 at y = 40
     line = [_seen(0, y, 90, view=steep) for y in (-40, -20, 0)]
     spread = [_seen(0, -40, 90, view=steep), _seen(30, -30, 0, view=steep), _seen(-25, -20, 30, view=steep),
               _seen(10, 0, 60, view=steep)]

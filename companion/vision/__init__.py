@@ -512,11 +512,14 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     """The reading of what ``find_faces`` saw under ``profile``'s thresholds: whole tiles kept once each, cut
     ones named in warnings, pips counted, and the set's rules applied."""
     photo_w, photo_h = found.width, found.height
-    shaped = _shaped(found.faces, profile)
-    kept, cut = _one_per_face(found.faces, photo_w, photo_h, profile, shaped)
+    sure, doubtful, _ = _judged(found.faces, profile)
+    plane = Plane(sure)
+    shaped = _shaped(found.faces, plane, profile)
+    faces = [f for k, f in enumerate(found.faces) if not (k in doubtful and _bare_misshapen(f, plane, profile))]
+    kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped)
     kept, too_large = _sized_like_tiles(kept, profile)
     if too_large:  # a face across two tiles hid them: choose again without it
-        faces = [f for f in found.faces if not any(f is large for large in too_large)]
+        faces = [f for f in faces if not any(f is large for large in too_large)]
         kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped)
         kept, _ = _sized_like_tiles(kept, profile)
     if profile.logo:  # the set has one logo tile: other faces taken for it are printed marks (a score card)
@@ -543,7 +546,18 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     return Reading(tiles, warnings + more)
 
 
-def _shaped(faces: list[FaceReading], profile: Profile) -> set[int]:
+def _bare_misshapen(face: FaceReading, plane: Plane, profile: Profile) -> bool:
+    """Whether ``face`` shows little that makes it a tile (at most one pip, and not the set's logo) and has no
+    tile's shape where it lies (its fit to ``plane``'s prediction below ``profile.gap_fit``): a square of a
+    checked cloth or a plank with a speck on it. Only faces read with doubt are judged so."""
+    count = count_pips(face, profile)
+    if sum(count.pips) > 1 or (profile.logo and count.pips == (0, 0)):
+        return False
+    outline = plane.outline(face.corners, profile.tile_aspect)
+    return outline is not None and geo.iou(face.corners, outline) < profile.gap_fit
+
+
+def _shaped(faces: list[FaceReading], plane: Plane, profile: Profile) -> set[int]:
     """The ``id``s of the faces that have a tile's shape where they lie (their fit to the plane of the faces
     read surely at least ``profile.shaped_fit``), settled, with their pips read surely, among those the reader
     is less sure are whole (``profile.shaped_tile_threshold`` up to ``profile.tile_threshold``) and the whole
@@ -557,9 +571,6 @@ def _shaped(faces: list[FaceReading], profile: Profile) -> set[int]:
             (profile.tile_threshold <= face.tile_score < profile.bare_tile_threshold and sum(count.pips) == 1)
         if unsure and count.confidence >= profile.doubt_below:
             maybe.append(face)
-    if not maybe:
-        return set()
-    plane = Plane(_judged(faces, profile)[0])
     return {id(f) for f in maybe if _plane_fit(f, plane, profile) >= profile.shaped_fit}
 
 

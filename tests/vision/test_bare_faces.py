@@ -23,8 +23,10 @@ def test_a_one_pip_face_needs_a_surer_tile_score_than_others():
     read = {t.pips for t in assemble(Faces(faces, 1100, 600), Profile()).tiles}
     # a plank with a knot is dropped; two pips, a surer tile score, or the logo tile stay
     assert read == {(2, 0), (0, 1), (0, 0)}
-    loose = {t.pips for t in assemble(Faces(faces, 1100, 600), Profile(bare_tile_threshold=0.8)).tiles}
-    assert loose == {(1, 0), (2, 0), (0, 1), (0, 0)}
+    # (without the other 0-1: the plank, read as the same tile as it, would be read with doubt)
+    alone = faces[:2] + faces[3:]
+    loose = {t.pips for t in assemble(Faces(alone, 1100, 600), Profile(bare_tile_threshold=0.8)).tiles}
+    assert loose == {(1, 0), (2, 0), (0, 0)}
     # a one-pip face of a tile's shape there, its pip read surely, is a tile
     shaped = [_face(150, (1, 0), 0.9)] + faces[1:]
     assert {t.pips for t in assemble(Faces(shaped, 1100, 600), Profile()).tiles} == {(1, 0), (2, 0), (0, 1), (0, 0)}
@@ -71,3 +73,19 @@ def test_a_face_the_reader_is_unsure_is_whole_is_a_tile_where_it_has_a_tiles_sha
     assert read(replace(unsure, peaks=(peaks(6), peaks(2, heats=(0.95, 0.55))))) == 3  # its pips in doubt
     assert read(replace(unsure, moved=20.0)) == 3  # its outline had not settled
     assert read(_face(900, (0, 0), 0.6)) == 3  # a plank's plain face has a tile's shape too
+
+
+def test_a_one_pip_face_read_with_doubt_and_of_no_tiles_shape_is_no_tile():
+    # a square of a checked cloth with a speck on it: the reader is sure it is whole, less sure of its one pip
+    sure = [_face(150, (3, 2), 0.99), _face(400, (4, 1), 0.99), _face(650, (5, 1), 0.99)]
+    doubtful_pip = (peaks(1, heats=(0.6,)), peaks(0))
+
+    def read(face: FaceReading) -> int:
+        return len(assemble(Faces(sure + [face], 1100, 600), Profile()).tiles)
+
+    square = replace(_face(900, (1, 0), 0.99), corners=geo.quad_of((900, 300), 0.0, 80, 80))
+    assert Profile().bare_tile_threshold <= 0.99
+    assert read(square) == 4  # its pip read surely: the reader's word stands
+    assert read(replace(square, peaks=doubtful_pip)) == 3
+    assert read(replace(_face(900, (1, 0), 0.99), peaks=doubtful_pip)) == 4  # of a tile's shape there
+    assert read(replace(square, peaks=(peaks(2, heats=(0.95, 0.6)), peaks(0)))) == 4  # two pips show a tile

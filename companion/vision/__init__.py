@@ -672,18 +672,19 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
 
 
 def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> list[tuple[FaceReading, Count]]:
-    """``kept`` without the faces read with doubt whose colour is far from the set's: the median colour of
-    the faces read surely (``colour_far``, ``colour_sure_min``). Only the colour (a*, b*) is compared, not its
-    lightness, which sun and shade change far more."""
+    """``kept`` without the faces read with doubt whose colour is far from the set's: from the colour of every
+    face read surely (``colour_far``, ``colour_sure_min``; the nearest counts, as sun and the shade of leaves
+    tint tiles apart). Only the colour (a*, b*) is compared, not its lightness, which sun and shade change far
+    more."""
     def sure(face: FaceReading, count: Count) -> bool:
         return min(count.confidence, face.tile_score) >= profile.doubt_below
 
     colours = [f.colour[1:] for f, c in kept if sure(f, c) and f.colour is not None]
     if len(colours) < profile.colour_sure_min:
         return kept
-    set_colour = np.median(colours, axis=0)
+    colours = np.asarray(colours)
     return [(f, c) for f, c in kept if sure(f, c) or f.colour is None
-            or float(np.hypot(*(np.asarray(f.colour[1:]) - set_colour))) <= profile.colour_far]
+            or float(np.hypot(*(colours - np.asarray(f.colour[1:])).T).min()) <= profile.colour_far]
 
 
 def _without_marks(places: np.ndarray, sizes: np.ndarray, use: np.ndarray, floor: float) -> np.ndarray:

@@ -57,6 +57,13 @@ def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
     # a face read surely stays whatever its colour; with fewer sure faces than colour_sure_min, no colour is known
     assert len(assemble(Faces(sure + [face(900, grass)], 1400, 600), Profile()).tiles) == 4
     assert len(assemble(Faces(sure[:2] + [face(900, grass, doubtful)], 1400, 600), Profile()).tiles) == 3
+    # most tiles in the shade of a tree, which tints them green, and one in the sun: a doubtful face in the sun
+    # has the colour of that one
+    leafy, sunlit = (40.0, -4.0, 15.0), (72.0, 8.0, 30.0)
+    shade = [face(150 + 250 * k, leafy) for k in range(3)] + [face(900, sunlit)]
+    read = assemble(Faces(shade + [face(1150, (73.0, 9.0, 29.0), doubtful), face(1400, grass, doubtful)], 1600, 600),
+                    Profile()).tiles
+    assert [round(t.corners[:, 0].mean()) for t in read] == [150, 400, 650, 900, 1150]
 
 
 def test_a_face_the_reader_is_unsure_is_whole_is_a_tile_where_it_has_a_tiles_shape_and_sure_pips():

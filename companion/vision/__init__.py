@@ -191,9 +191,9 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     nearest sure face's axis and across it, moved either way along) where its outline fits what the other
     sure faces predict less than ``profile.gap_fit`` (the reader often takes the round emblem on one half for
     the face, and the emblem tells no axis); a new look must still be the logo, and may take one look more to
-    settle. A new look read surely, of a tile's shape (fit at least ``profile.gap_fit``), may lie on whole faces
-    of no tile's shape mostly within it (the rest of its tile read apart: the other half, or the emblem): they
-    give way to it."""
+    settle. A new look read surely may lie on whole faces mostly within it that have no tile's shape (fit below
+    ``profile.gap_fit``) and fit worse than it by ``profile.fit_margin`` (the rest of its tile read apart: the
+    other half, or the emblem): they give way to it."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
     plane = Plane(sure)
 
@@ -260,12 +260,12 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
             face_fit = fit(face)
         if face_fit <= held_fit + margin:
             continue
-        # a face of no tile's shape within a look of a tile's shape, read surely, is part of that tile read apart
-        # (its other half, or the logo's emblem alone): the look may lie on it, and takes its place too
-        within = [] if face_fit < profile.gap_fit or count_pips(face, profile).confidence < profile.doubt_below \
+        # a face of no tile's shape within a look read surely, and fitting far worse, is part of that tile read
+        # apart (its other half, or the logo's emblem alone): the look may lie on it, and takes its place too
+        within = [] if count_pips(face, profile).confidence < profile.doubt_below \
             else [j for j, other in enumerate(faces) if j != k and other.tile_score >= profile.tile_threshold and
                   geo.inside(other.corners, face.corners) > 1 - profile.same_face_overlap and
-                  fit(other) < profile.gap_fit]
+                  fit(other) < min(profile.gap_fit, face_fit - profile.fit_margin)]
         if not _on_another(face, k, faces, profile, besides=within):
             best[k] = (face, face_fit)
             parts[k] = within

@@ -129,6 +129,15 @@ def test_a_tile_read_as_two_halves_is_read_whole_once(monkeypatch):
     whole = _sure(geo.quad_of((540, 300), 0.0, LENGTH, WIDTH), (2, 0), moved=5.0)
     faces = vision._reshaped(None, _faces()[:-1] + [left, whole], Profile())
     assert len(faces) == len(TABLE) + 2 and faces[-1] is whole
+    # the whole look need not fit the plane's outline to gap_fit (a steep view bends the prediction): it fits far
+    # better than the halves it takes in
+    bent = geo.quad_of((460, 300), 0.0, 1.3 * LENGTH, WIDTH)  # an IoU of 1 / 1.3 with the outline predicted
+    assert geo.iou(bent, MISSED) < Profile().gap_fit
+    reader = _reader()
+    monkeypatch.setattr(vision, "read_outlines", lambda *args, **kwargs: [
+        replace(f, corners=bent) if np.allclose(f.corners, MISSED) else f for f in reader(*args, **kwargs)])
+    faces = vision._reshaped(None, _faces()[:-1] + [left, right], Profile())
+    assert len(faces) == len(TABLE) + 1 and np.allclose(faces[-1].corners, bent)
 
 
 def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):

@@ -178,8 +178,9 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     """``faces``, each face read with doubt (not surely a whole tile, its pips in doubt, or read as the same
     tile as another whole face) looked at again through the outline the faces read surely around it predict
     there, if its own is far from it (overlapping it less than ``profile.shape_overlap``: the reader took a
-    corner or an end from a neighbouring tile); a whole face whose pips are in doubt also through that
-    outline moved along the tile and across it (the reader took an outline across two tiles) and turned
+    corner or an end from a neighbouring tile); a whole face whose pips are in doubt, or whose corners still
+    moved more than ``profile.settled_px`` in its last look, also through that outline moved along the tile
+    and across it (the reader took an outline across two tiles) and turned
     across the face and so moved along (it took half a tile for a whole one), and where its own outline is
     far from that outline, through the outline along the nearest sure face's axis and across it, there and
     moved along (an outline askew across two tiles tells no axis; tiles lie along or across their
@@ -209,8 +210,9 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         best[k] = (faces[k], fit(faces[k]))
         if geo.iou(faces[k].corners, outline) < profile.shape_overlap:
             looks.append((k, outline, 0.0))
-        # (the moved and turned looks paid off only where the pips are in doubt; no look fits better than 1)
-        if k not in unsure_pips or best[k][1] + profile.fit_margin >= 1.0:
+        # (the moved and turned looks paid off only where the pips are in doubt or the outline had not settled;
+        # no look fits better than 1)
+        if (k not in unsure_pips and faces[k].moved <= profile.settled_px) or best[k][1] + profile.fit_margin >= 1.0:
             continue
         looks.extend((k, moved, profile.fit_margin) for moved in _moved(outline, profile.shift_along,
                                                                           profile.shift_across))

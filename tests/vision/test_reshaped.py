@@ -93,6 +93,19 @@ def test_an_outline_across_two_tiles_moves_onto_the_tile_not_read(monkeypatch):
     assert np.allclose(kept.corners, _across_two().corners)
 
 
+def test_an_outline_across_two_tiles_read_surely_as_a_tile_held_is_moved_where_it_had_not_settled(monkeypatch):
+    # read surely as the 2-1 the 600 tile holds, across the 300 tile's end and most of the 460 one: its
+    # corners still moved in its last look, so its place is no surer than its reading
+    monkeypatch.setattr(vision, "read_outlines", _reader())
+    twice = replace(_across_two(), peaks=(peaks(2, 0.9), peaks(1, 0.9)), moved=20.0)
+    assert vision.count_pips(twice, Profile()).confidence > Profile().doubt_below
+    faces = vision._reshaped(None, _faces()[:-1] + [twice], Profile())
+    assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
+    # settled, it is looked at only through the plane's outline at its place, which finds nothing nearer
+    settled = replace(twice, moved=1.0)
+    assert vision._reshaped(None, _faces()[:-1] + [settled], Profile())[-1] is settled
+
+
 def test_an_outline_askew_across_two_tiles_is_looked_at_along_its_nearest_sure_neighbour(monkeypatch):
     # a long thin outline at 35 degrees across the 300 tile's end and the 460 tile: its own axis tells nothing,
     # and only a look along the row (the axis of the 300 tile beside it) finds the 4-5

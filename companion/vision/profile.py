@@ -133,7 +133,7 @@ class Profile:
     # the tiles of a set are of one wood or plastic: a face read with doubt whose colour lies further than this
     # (CIE a*b* units) from the colour of every one of at least ``colour_sure_min`` faces read surely is no tile
     # of the set (grass, a card, a blanket's print); of the tiles read right on the tuning photos, in sun and
-    # shade alike, 99% lie within 11 of the sure faces' median colour, and nearer still to the nearest of them
+    # shade alike, 99% lie within 11 of the sure faces' median colour, and within 4 of the nearest of them
     colour_far: float = 15.0
     colour_sure_min: int = 3
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning

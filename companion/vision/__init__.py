@@ -9,7 +9,9 @@ square on to the corners the first look found (unless the first saw it square on
 or for a second outline of a face it was surer of); ``plane`` predicts the outline a tile has at a place
 from the faces read surely around it, and a face read with doubt far from that outline is looked at again
 through it (and, where its pips are in doubt, through it moved and turned, and along or across the nearest
-sure face); a face read as a double half a tile short of a line's next face (an outline across two tiles
+sure face); where a whole face reads a tile another face holds too and lies side by side with a whole
+face, the square the two make is read split the other way (two faces across two tiles, each half on
+another); a face read as a double half a tile short of a line's next face (an outline across two tiles
 end to end) is looked at half a tile each way along it, and again while such looks find tiles; where two
 tiles in a row leave room for a tile between them and none was read, one tile beyond the end of a line,
 in line or a double laid crosswise (it may go on, or turn a corner, at a tile not read), across a double
@@ -49,7 +51,7 @@ from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
-from companion.vision.plane import Plane, ends, gaps, in_line  # noqa: E402
+from companion.vision.plane import Plane, ends, gaps, in_line, side_by_side, split_the_other_way  # noqa: E402
 from companion.vision.read import (  # noqa: E402
     Count, FaceReading, Pyramid, count_pips, face_colour, read_both_ways, read_faces, read_outlines)
 
@@ -162,6 +164,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     pyramid = Pyramid(source)
     read = read_faces(pyramid, frames, profile)
     faces = _reshaped(pyramid, [f for f in read if f is not None], profile)
+    faces = _resplit(pyramid, faces, profile)
     looked: list[FaceReading] = []  # the faces looked along as straddles, or found so
     faces = _unstraddled(pyramid, faces, profile, looked)
     faces = _filled(pyramid, faces, _orphans(frames, read, faces), profile)
@@ -279,6 +282,49 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         if k not in gone:
             gone.update(within)
     return [face for j, face in enumerate(faces) if j not in gone]
+
+
+def _resplit(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
+    """``faces``, with the square that a whole face read as a tile another whole face holds too and a whole face
+    side by side with it make (``plane.side_by_side``, within ``profile.gap_slack`` and ``profile.gap_turn_deg``)
+    read split the other way where that reads two tiles read nowhere else (a set holds each tile once). Two
+    tiles side by side make a square that also splits into two faces across them, each half on another tile
+    and the seam between the tiles for a divider, and the reader is at times sure of those. The two looks
+    across replace the two faces if both are whole tiles, settled, on no other whole face, and read at least
+    as surely as ``profile.candidate_confidence`` (then with doubt below ``profile.doubt_below``). A face
+    read with doubt but once keeps its place: the looks across read as surely then as often as not."""
+    counts = [count_pips(face, profile) for face in faces]
+    whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
+    tiles = Counter(tuple(sorted(counts[k].pips)) for k in whole)
+    turn = np.radians(profile.gap_turn_deg)
+    pairs: list[tuple[int, int]] = []
+    for k in (k for k in whole if tiles[tuple(sorted(counts[k].pips))] > 1):
+        for j in whole:
+            if j != k and all(k not in p and j not in p for p in pairs) and \
+                    side_by_side(faces[k].corners, faces[j].corners, profile.gap_slack, turn):
+                pairs.append((k, j))
+                break
+    if not pairs:
+        return faces
+    across = [q for k, j in pairs for q in split_the_other_way(faces[k].corners, faces[j].corners)]
+    looks = [_one_look_more(pyramid, face, profile)
+             for face in read_outlines(pyramid, across, profile, floor=profile.tile_threshold)]
+    faces = list(faces)
+    gone: set[int] = set()
+    for n, (k, j) in enumerate(pairs):
+        pair = looks[2 * n:2 * n + 2]
+        read = [count_pips(face, profile) for face in pair]
+        new = [tuple(sorted(c.pips)) for c in read]
+        held = Counter(tuple(sorted(counts[i].pips)) for i in (k, j))
+        if new[0] != new[1] and all(tiles[t] == held[t] for t in new) and \
+                all(face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
+                    c.confidence >= profile.candidate_confidence and
+                    not _on_another(face, -1, faces, profile, besides=[k, j]) for face, c in zip(pair, read)) and \
+                geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap:
+            faces[k] = pair[0]
+            faces.append(pair[1])
+            gone.add(j)
+    return [face for n, face in enumerate(faces) if n not in gone]
 
 
 def _along_the_nearest(plane: Plane, corners: np.ndarray, aspect: float) -> list[np.ndarray]:

@@ -5,7 +5,8 @@ Entry points: ``Plane(sure).outline(quad, aspect) -> (4, 2) corners``; ``gaps(qu
 places between two tiles in a row where one or two more would fit; ``ends(quads, ...)``, the places one
 tile beyond the ends of a line, in line or crosswise, where it may go on or turn a corner at a tile not
 found; ``in_line(quad, other, lengths, ...)``, whether a face lies along another's axis so many of its
-lengths away.
+lengths away; ``side_by_side(quad, other, ...)``, whether it lies against its long side, and
+``split_the_other_way(quad, other)``, the two faces across the square two such make.
 Conventions as in ``companion.vision``.
 
 The camera sees the table through a homography. Its part that makes far things small is undone first:
@@ -99,6 +100,35 @@ def in_line(quad: np.ndarray, other: np.ndarray, lengths: float, slack: float, o
         return False
     along, across = np.abs(np.linalg.solve(sides, geo.centre_of(other) - geo.centre_of(quad)))
     return abs(along - lengths) < slack and across < off
+
+
+def side_by_side(quad: np.ndarray, other: np.ndarray, slack: float, turn_limit: float) -> bool:
+    """Whether ``other`` lies against a long side of ``quad``, along it: axes within ``turn_limit`` (radians),
+    its centre one width across ``quad``'s axis and level with its centre, give or take ``slack`` of a length."""
+    sides = _sides(quad)
+    if abs(np.linalg.det(sides)) < 1e-6:
+        return False
+    along, across = np.abs(np.linalg.solve(sides, geo.centre_of(other) - geo.centre_of(quad)))
+    ratio = np.linalg.norm(sides[:, 0]) / max(float(np.linalg.norm(sides[:, 1])), 1e-6)  # widths to a length
+    axis, other_axis = (geo.frame_of(q)[1] for q in (quad, other))
+    turn = abs((axis - other_axis + np.pi / 2) % np.pi - np.pi / 2)
+    return turn <= turn_limit and along < slack and abs(across - 1) < slack * ratio
+
+
+def split_the_other_way(quad: np.ndarray, other: np.ndarray) -> list[np.ndarray]:
+    """The two outlines across the square that ``quad`` and ``other`` (side by side) make together: each end
+    on the outer long side of one of them, [0]-[1] on ``quad``'s."""
+    q, o = np.asarray(quad, np.float64), np.asarray(other, np.float64)
+    axis = (q[2] + q[3] - q[0] - q[1]) / 2
+
+    def outer(face: np.ndarray, away_from: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        sides = [(face[1], face[2]), (face[3], face[0])]  # its long sides
+        far = max(sides, key=lambda s: float(np.linalg.norm((s[0] + s[1]) / 2 - away_from)))
+        return tuple(sorted(far, key=lambda p: float(p @ axis)))  # type: ignore[return-value]
+
+    (p, pq), (r, rs) = outer(q, geo.centre_of(o)), outer(o, geo.centre_of(q))
+    mid_q, mid_o = (p + pq) / 2, (r + rs) / 2
+    return [geo.clockwise(np.array(c)) for c in ([p, mid_q, mid_o, r], [mid_q, pq, rs, mid_o])]
 
 
 def _outline(centre: np.ndarray, length: np.ndarray, width: np.ndarray) -> np.ndarray:

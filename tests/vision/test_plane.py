@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision import geometry as geo
-from companion.vision.plane import Plane, ends, gaps
+from companion.vision.plane import Plane, ends, gaps, side_by_side, split_the_other_way
 
 # a camera looking at the table at a slant: a homography from the table (cm) to the photo (pixels)
 VIEW = np.array([[9.0, 1.5, 400.0], [0.5, 5.0, 300.0], [0.0, 0.004, 1.0]])
@@ -159,3 +159,22 @@ def test_a_line_goes_on_across_a_double_laid_crosswise_at_its_end():
     # a tile side by side with the double (a hand, not a line) leads nowhere across it
     aside = _seen(5, 0, 90)
     assert not any(geo.iou(q, beyond) > 0.5 for q in ends([aside, double], 0.15, 0.3, doubles=[False, True]))
+
+
+def test_two_tiles_side_by_side_make_a_square_that_splits_the_other_way():
+    top, bottom = geo.quad_of((300, 260), 0.0, 160, 80), geo.quad_of((300, 340), 0.0, 160, 80)
+    assert side_by_side(bottom, top, 0.15, np.radians(15)) and side_by_side(top, bottom, 0.15, np.radians(15))
+    left, right = split_the_other_way(bottom, top)
+    for face, centre in ((left, (260, 300)), (right, (340, 300))):  # each upright across both, [0]-[1] an end
+        middle, angle, length, width = geo.frame_of(face)
+        assert np.allclose(middle, centre) and np.isclose(np.cos(angle), 0, atol=1e-9)
+        assert np.isclose(length, 160) and np.isclose(width, 80)
+
+
+def test_tiles_end_to_end_apart_or_turned_are_not_side_by_side():
+    tile = geo.quad_of((300, 300), 0.0, 160, 80)
+    for other in (geo.quad_of((460, 300), 0.0, 160, 80),  # end to end
+                  geo.quad_of((300, 420), 0.0, 160, 80),  # a width and a half away
+                  geo.quad_of((360, 380), 0.0, 160, 80),  # beside it, but off by more than a third of a length
+                  geo.quad_of((300, 380), np.radians(30), 160, 80)):  # turned
+        assert not side_by_side(tile, other, 0.15, np.radians(15))

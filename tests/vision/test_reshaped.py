@@ -414,3 +414,51 @@ def test_a_line_read_half_a_tile_off_gives_way_straddle_by_straddle(monkeypatch)
     assert len(looked) == 4  # two looks a straddle, each straddle once
     looked.clear()
     assert len(vision._unstraddled(None, faces, Profile(straddle_rounds=1), [])) == 4 and len(looked) == 2
+
+
+LEFT, RIGHT = geo.quad_of((260, 300), np.pi / 2, LENGTH, WIDTH), geo.quad_of((340, 300), np.pi / 2, LENGTH, WIDTH)
+TOP, BOTTOM = _tile(300, 260), _tile(300, 340)  # the square LEFT and RIGHT make, split the other way
+ELSEWHERE = _tile(800, 300)
+
+
+def _square_reader(left_pips: tuple[int, int] = (6, 5)):
+    """A reader that finds LEFT (a 6-5) and RIGHT (a 5-3) through an outline near either."""
+    def read_outlines(pyramid, quads, profile, floor=None):
+        out = []
+        for q in quads:
+            near = min((LEFT, RIGHT), key=lambda t: np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)))
+            if np.linalg.norm(geo.centre_of(near) - geo.centre_of(q)) < 0.2 * LENGTH:
+                out.append(_sure(near, left_pips if near is LEFT else (5, 3)))
+            else:
+                out.append(FaceReading(q, 0.1, ((), ()), 0.0, 1.0))
+        return out
+
+    return read_outlines
+
+
+def test_two_tiles_side_by_side_read_across_as_a_tile_read_twice_are_read_the_other_way(monkeypatch):
+    # the square of a 6-5 and a 5-3 side by side read across them, as a 5-5 and a 6-3, and a 6-3 elsewhere: a
+    # tile read twice gives way to two tiles read nowhere else
+    monkeypatch.setattr(vision, "read_outlines", _square_reader())
+    faces = [_sure(TOP, (5, 5)), _sure(BOTTOM, (6, 3)), _sure(ELSEWHERE, (6, 3))]
+    resplit = vision._resplit(None, faces, Profile())
+    assert sorted(_count(f) for f in resplit) == [(5, 3), (6, 3), (6, 5)]
+    assert any(np.allclose(f.corners, LEFT) for f in resplit) and any(np.allclose(f.corners, RIGHT) for f in resplit)
+    # read once each, the two faces across stand
+    assert _same(vision._resplit(None, faces[:2], Profile()), faces[:2])
+    # ... as they do where the other way reads a tile already read elsewhere
+    monkeypatch.setattr(vision, "read_outlines", _square_reader(left_pips=(6, 3)))
+    assert _same(vision._resplit(None, faces, Profile()), faces)
+
+
+def _same(faces: list[FaceReading], others: list[FaceReading]) -> bool:
+    return len(faces) == len(others) and all(a is b for a, b in zip(faces, others))
+
+
+def test_a_face_read_with_doubt_but_once_beside_another_keeps_its_place(monkeypatch):
+    # (the looks across read as surely as it, or more, as often as not)
+    monkeypatch.setattr(vision, "read_outlines", _square_reader())
+    unsure = FaceReading(BOTTOM, 0.99, (peaks(6, heats=(0.97,) * 5 + (0.5,)), peaks(3)), 0.0, 0.5)
+    assert vision.count_pips(unsure, Profile()).confidence < Profile().doubt_below
+    faces = [_sure(TOP, (5, 5)), unsure]
+    assert _same(vision._resplit(None, faces, Profile()), faces)

@@ -64,6 +64,12 @@ def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
     read = assemble(Faces(shade + [face(1150, (73.0, 9.0, 29.0), doubtful), face(1400, grass, doubtful)], 1600, 600),
                     Profile()).tiles
     assert [round(t.corners[:, 0].mean()) for t in read] == [150, 400, 650, 900, 1150]
+    # a face read as the logo is judged by its colour however surely it is read (a score card's round print)
+    card = replace(_face(900, (0, 0), 0.99, logo=0.95), colour=(80.0, -2.0, 6.0))
+    logo = replace(card, colour=(70.0, 7.0, 28.0))
+    for face, kept in ((card, 3), (logo, 4)):
+        assert len(assemble(Faces(sure + [face], 1400, 600), Profile()).tiles) == kept
+    assert len(assemble(Faces(sure + [card], 1400, 600), Profile(logo=False)).tiles) == 4  # a plain 0-0, read surely
 
 
 def test_a_face_the_reader_is_unsure_is_whole_is_a_tile_where_it_has_a_tiles_shape_and_sure_pips():

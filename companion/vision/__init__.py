@@ -301,7 +301,7 @@ def _resplit(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> li
     for k in (k for k in whole if tiles[tuple(sorted(counts[k].pips))] > 1):
         for j in whole:
             if j != k and all(k not in p and j not in p for p in pairs) and \
-                    side_by_side(faces[k].corners, faces[j].corners, profile.gap_slack, turn):
+                    side_by_side(faces[k].corners, faces[j].corners, profile.gap_slack, turn, profile.tile_aspect):
                 pairs.append((k, j))
                 break
     if not pairs:
@@ -440,11 +440,12 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
 
 def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray],
             profile: Profile) -> list[FaceReading]:
-    """``faces`` and the tiles found in the gaps of rows, beyond the ends of lines, and where the reader lost
-    a candidate: between two whole tiles end to end or side by side with room for one or two more
-    (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile beyond
-    the end of a line, in line or a double laid crosswise, past a whole face with another against its other
-    end (``plane.ends``); at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
+    """``faces`` and the tiles found in the gaps of rows, beyond the ends of lines and rows, and where the
+    reader lost a candidate: between two whole tiles end to end or side by side with room for one or two
+    more (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile
+    beyond the end of a line, in line or a double laid crosswise, past a whole face with another against its
+    other end, and one a width beyond a whole face with another against its other long side (``plane.ends``);
+    at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
     a look through the outline the faces read surely predict there along it, and through it moved each way
     along and across (``profile.shift_along``, ``profile.shift_across``). A look that is a whole tile,
     sure of its pips (a gap or a line's end is a guess, unless the reader is as sure it is a whole tile as
@@ -463,7 +464,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     places = gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)
     if profile.end_touch:
         places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places, profile.tile_aspect,
-                           _doubles(faces, profile), plane))
+                           _doubles(faces, profile), plane, np.radians(profile.gap_turn_deg)))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     for outline in (plane.outline(quad, profile.tile_aspect) for quad in orphans):
         if outline is not None:  # (the detector's centre may lie off the tile, toward the neighbour its looks took)
@@ -475,7 +476,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
             break  # no tile found or replaced: no line leads anywhere new
         more = ends([f.corners for f in found if f.tile_score >= profile.tile_threshold], profile.end_touch,
-                    profile.same_face_overlap, looked, profile.tile_aspect, _doubles(found, profile), plane)
+                    profile.same_face_overlap, looked, profile.tile_aspect, _doubles(found, profile), plane,
+                    np.radians(profile.gap_turn_deg))
         if not more:
             break
         looked.extend(more)

@@ -4,9 +4,10 @@ faces read surely around a place tell what outline a tile has there, whichever w
 Entry points: ``Plane(sure).outline(quad, aspect) -> (4, 2) corners``; ``gaps(quads, ...)``, the
 places between two tiles in a row where one or two more would fit; ``ends(quads, ...)``, the places one
 tile beyond the ends of a line, in line or crosswise, where it may go on or turn a corner at a tile not
-found; ``in_line(quad, other, lengths, ...)``, whether a face lies along another's axis so many of its
-lengths away; ``side_by_side(quad, other, ...)``, whether it lies against its long side, and
-``split_the_other_way(quad, other)``, the two faces across the square two such make.
+found, and beside a row of tiles side by side; ``in_line(quad, other, lengths, ...)``, whether a face
+lies along another's axis so many of its lengths away; ``side_by_side(quad, other, ...)``, whether it
+lies against its long side, and ``split_the_other_way(quad, other)``, the two faces across the square
+two such make.
 Conventions as in ``companion.vision``.
 
 The camera sees the table through a homography. Its part that makes far things small is undone first:
@@ -102,17 +103,17 @@ def in_line(quad: np.ndarray, other: np.ndarray, lengths: float, slack: float, o
     return abs(along - lengths) < slack and across < off
 
 
-def side_by_side(quad: np.ndarray, other: np.ndarray, slack: float, turn_limit: float) -> bool:
+def side_by_side(quad: np.ndarray, other: np.ndarray, slack: float, turn_limit: float, aspect: float = 2.0) -> bool:
     """Whether ``other`` lies against a long side of ``quad``, along it: axes within ``turn_limit`` (radians),
-    its centre one width across ``quad``'s axis and level with its centre, give or take ``slack`` of a length."""
+    its centre one width across ``quad``'s axis and level with its centre, give or take ``slack`` of a length
+    (a tile ``aspect`` widths long)."""
     sides = _sides(quad)
     if abs(np.linalg.det(sides)) < 1e-6:
         return False
     along, across = np.abs(np.linalg.solve(sides, geo.centre_of(other) - geo.centre_of(quad)))
-    ratio = np.linalg.norm(sides[:, 0]) / max(float(np.linalg.norm(sides[:, 1])), 1e-6)  # widths to a length
     axis, other_axis = (geo.frame_of(q)[1] for q in (quad, other))
     turn = abs((axis - other_axis + np.pi / 2) % np.pi - np.pi / 2)
-    return turn <= turn_limit and along < slack and abs(across - 1) < slack * ratio
+    return turn <= turn_limit and along < slack and abs(across - 1) < slack * aspect
 
 
 def split_the_other_way(quad: np.ndarray, other: np.ndarray) -> list[np.ndarray]:
@@ -184,7 +185,8 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
 
 
 def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = (),
-         aspect: float = 2.0, doubles: list[bool] = (), plane: Plane | None = None) -> list[np.ndarray]:
+         aspect: float = 2.0, doubles: list[bool] = (), plane: Plane | None = None,
+         turn_limit: float = np.radians(15)) -> list[np.ndarray]:
     """Outlines one tile beyond an end of each face of ``quads`` that continues a line (another face lies
     against its other end, within half ``touch`` of its length), in line with it and laid crosswise across
     that end (a double; a tile ``aspect`` times as long as wide), each that no face nor place ``taken``
@@ -192,8 +194,11 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
     play goes on, or turns a corner, past a tile not found at its end: such a tile has at most one face in a
     row with it, so ``gaps`` does not find it. A face read as a double (``doubles``) may lie crosswise in a
     line: where another face's end lies against the middle of one of its long sides, the line goes on from
-    the other side, and a tile is looked for there too. With ``plane``, a place in line is the outline it
-    predicts there, its near end against the face's end (a line seen at a slant grows smaller as it goes)."""
+    the other side, and a tile is looked for there too. A row of tiles side by side (``side_by_side``, within
+    ``touch`` and ``turn_limit``: a hand laid out, a stack in a crowd) goes on past a tile not found too: one
+    tile's width beyond a face with another against its other long side. With ``plane``, a place in line
+    is the outline it predicts there, its near end against the face's end (a line seen at a slant grows
+    smaller as it goes), and a place beside a row the outline it predicts there."""
     sides = [_sides(q) for q in quads]
     centres = np.array([geo.centre_of(q) for q in quads]).reshape(-1, 2)
     reach = np.array([np.linalg.norm(s[:, 0]) for s in sides])  # a face's length: what it can touch
@@ -235,6 +240,19 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
                                centre + half_across + half_along, centre + half_across - half_along])  # [0]-[1] an end
             found = [p for p in (place, turned) if clear(p, out)]  # (the two overlap: each judged by the rest)
             out.extend(geo.clockwise(p) for p in found)
+        # a row of tiles side by side (a hand laid out, a stack in a crowd) goes on past a tile not found too
+        width = sides[i][:, 1]
+        for j in np.flatnonzero(np.linalg.norm(centres - centres[i], axis=1) < 2 * reach[i]):
+            if j == i or not side_by_side(q, quads[j], touch, turn_limit, aspect):
+                continue
+            step = -1.0 if (centres[j] - centres[i]) @ width > 0 else 1.0  # away from the face beside it
+            place = q + step * width
+            if plane is not None:
+                place = plane.outline(place, aspect)
+                if place is None:
+                    continue
+            if clear(place, out):
+                out.append(geo.clockwise(place))
     # after every end's places: where two meet, the one built from a face along the line is the better guess
     for i in [i for i, double in enumerate(doubles) if double]:
         q, length = np.asarray(quads[i], np.float64), sides[i][:, 0]

@@ -144,10 +144,19 @@ def test_past_the_end_of_a_line_seen_at_a_slant_the_next_tile_is_as_small_as_the
     assert max(geo.iou(q, beyond) for q in ends(sure, 0.15, 0.3, plane=Plane(sure))) > 0.95
 
 
-def test_nothing_beyond_tiles_side_by_side_or_a_tile_that_ends_no_line():
+def test_nothing_beyond_a_tile_that_ends_no_line_nor_row():
     assert ends([_seen(20, 0, 0), _seen(45, -15, 90)], 0.15, 0.3) == []  # two tiles of a hand
-    assert ends([_seen(0, 0, 0), _seen(1, 10, 0), _seen(0, 20, 0)], 0.15, 0.3) == []  # side by side
     assert ends([_seen(0, 0, 0), _seen(24, 0, 0)], 0.15, 0.3) == []  # ends a fifth of a length apart
+    assert ends([_seen(0, 0, 0), _seen(0, 14, 0)], 0.15, 0.3) == []  # sides two fifths of a width apart
+
+
+def test_a_row_of_tiles_side_by_side_may_go_on_past_a_tile_not_found_at_either_side():
+    # a hand laid out side by side, or a stack in a crowd: its outer tiles are looked for too
+    row = [_seen(0, 0, 0), _seen(1, 10, 0), _seen(0, 20, 0)]
+    for plane in (None, Plane(row)):
+        places = ends(row, 0.15, 0.3, plane=plane)
+        assert len(places) == 2
+        assert all(any(geo.iou(q, _seen(0, y, 0)) > 0.8 for q in places) for y in (-10, 30))
 
 
 def test_a_line_goes_on_across_a_double_laid_crosswise_at_its_end():

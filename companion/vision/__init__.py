@@ -567,11 +567,11 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     shaped = _shaped(found.faces, plane, profile)
     faces = [f for k, f in enumerate(found.faces) if not (k in doubtful and _bare_misshapen(f, plane, profile))]
     kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped)
-    kept, too_large = _sized_like_tiles(kept, profile)
+    kept, too_large = _sized_like_tiles(kept, max(photo_w, photo_h), profile)
     if too_large:  # a face across two tiles hid them: choose again without it
         faces = [f for f in faces if not any(f is large for large in too_large)]
         kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped)
-        kept, _ = _sized_like_tiles(kept, profile)
+        kept, _ = _sized_like_tiles(kept, max(photo_w, photo_h), profile)
     if profile.logo:  # the set has one logo tile: other faces taken for it are printed marks (a score card)
         logos = [fc for fc in kept if fc[1].pips == (0, 0)]
         surest = max(logos, key=lambda fc: fc[0].logo_score * fc[0].tile_score, default=None)
@@ -651,11 +651,12 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile:
     return kept, cut
 
 
-def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
+def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, profile: Profile) \
         -> tuple[list[tuple[FaceReading, Count]], list[FaceReading]]:
     """``kept`` without the faces far smaller or larger than tiles are where they lie, and the faces dropped as
-    too large. The tiles lie on one plane, so the root of a face's area, proportional to the inverse of its
-    depth, is close to an affine function of its place in the photo. Against the plane fitted to the rest,
+    too large. The tiles lie on one plane, so the cube root of a face's area, proportional to the inverse of
+    its depth (a plane's patch is foreshortened as it is shrunk), is an affine function of its place in the
+    photo; the bounds are on a face's size (the square root of its area). Against the plane fitted to the rest,
     the smallest face is dropped while it is below ``size_floor`` of it (a mark of a tile's shape), then
     the largest while it is above ``size_ceiling`` (a patch across two tiles), each face judged against
     at least ``size_fit_min`` others. Small ones go first: a mark bends the plane, and a tile near it would
@@ -663,30 +664,33 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
     judged only against a sure prediction: where the others lie nearly on one line (a line of play), the
     plane across it is a guess, so a tile off the line is not judged too large, and judged too small only
     where it is below ``size_floor`` of every other tile; nor is a face judged too small by a plane that one
-    other face decides (the floor takes the lowest prediction without any one of them)."""
+    other face decides (the floor takes the lowest prediction without any one of them). A plane steeper than
+    ``size_steepest`` is such a guess however closely the others fit it: a line of play's own sizes can fit
+    a slope across the line that no photo of tiles on one plane has."""
     if len(kept) <= profile.size_fit_min:
         return kept, []
     places = np.array([np.append(geo.centre_of(f.corners), 1.0) for f, _ in kept])
-    sizes = np.sqrt([cv2.contourArea(np.asarray(f.corners, np.float32)) for f, _ in kept])
+    sizes = np.cbrt([cv2.contourArea(np.asarray(f.corners, np.float32)) for f, _ in kept])
+    floor, ceiling = profile.size_floor ** (2 / 3), profile.size_ceiling ** (2 / 3)  # of sizes, in cube roots
     keep = np.ones(len(kept), bool)
 
     def ratios(larger: bool) -> np.ndarray:
         """Each face's size against the plane fitted to the others, at the end of that prediction nearer to it
         (twice its standard error, the residuals' spread at least ``size_noise`` of a size, below it for the
-        floor, above it for the ceiling); 1 (not judged) where that margin is wider than the bound's (the
-        prediction cannot tell a mark or a patch across two tiles from a tile)."""
-        bound = profile.size_ceiling - 1 if larger else 1 - profile.size_floor
+        floor, above it for the ceiling); 1 (not judged) where that margin is wider than the bound's or the
+        plane is too steep (the prediction cannot tell a mark or a patch across two tiles from a tile)."""
+        bound = ceiling - 1 if larger else 1 - floor
         out = np.ones(len(kept))
         for i in np.flatnonzero(keep):
             rest = keep.copy()
             rest[i] = False
             if not larger:  # marks cluster (the digits of a score card) and bend the plane: fit it without them
-                rest = _without_marks(places, sizes, rest, profile.size_floor)
+                rest = _without_marks(places, sizes, rest, floor)
             plane, *_ = np.linalg.lstsq(places[rest], sizes[rest], rcond=None)
             expected = float(places[i] @ plane)
             residual = sizes[rest] - places[rest] @ plane
             sigma = max(float(np.sqrt(residual @ residual / max(int(rest.sum()) - 3, 1))),
-                        profile.size_noise * float(sizes[rest].mean()))
+                        profile.size_noise * 2 / 3 * float(sizes[rest].mean()))
             spread = np.linalg.pinv(places[rest].T @ places[rest])
             leverage = float(places[i] @ spread @ places[i])
             if not larger:  # nor may one face drop a tile (a crosswise double alone can fix the slope across a
@@ -697,7 +701,8 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
                     without = expected - (places[rest] @ spread @ places[i]) * residual / (1 - own)
                 expected = min(expected, float(np.where(1 - own > 1e-9, without, -np.inf).min()))
             margin = 2 * sigma * np.sqrt(leverage)
-            if expected <= 0 or margin > bound * expected:
+            steepness = float(np.hypot(*plane[:2])) * photo_side / float(sizes[rest].min())
+            if expected <= 0 or margin > bound * expected or steepness > profile.size_steepest:
                 if not larger:  # no sure plane: a mark is still smaller than every tile by the floor
                     out[i] = sizes[i] / sizes[rest].min()
                 continue
@@ -707,14 +712,14 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], profile: Profile) \
     while keep.sum() > profile.size_fit_min:
         ratio = np.where(keep, ratios(larger=False), np.inf)
         worst = int(np.argmin(ratio))
-        if ratio[worst] >= profile.size_floor:
+        if ratio[worst] >= floor:
             break
         keep[worst] = False
     too_large = []
     while keep.sum() > profile.size_fit_min:
         ratio = np.where(keep, ratios(larger=True), -np.inf)
         worst = int(np.argmax(ratio))
-        if ratio[worst] <= profile.size_ceiling:
+        if ratio[worst] <= ceiling:
             break
         keep[worst] = False
         too_large.append(kept[worst][0])

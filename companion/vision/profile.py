@@ -130,6 +130,10 @@ class Profile:
     # margin: a face is judged too large only where the plane predicts its size surely)
     size_noise: float = 0.03
     size_fit_min: int = 5  # other faces needed to predict a face's size (fewer: no face is judged by its size)
+    # a plane of sizes (cube roots of areas) that changes across the photo's longer side by more than this
+    # many times the smallest size fitted is a guess across a line of play, not tiles' sizes: on the labels of
+    # the 1,935 tuning and fresh photos with 6 tiles or more, the steepest changes 3.45 times
+    size_steepest: float = 5.0
     # the tiles of a set are of one wood or plastic: a face read with doubt (or as the logo) whose colour lies
     # further than this (CIE a*b* units) from the colour of every one of at least ``colour_sure_min`` faces read
     # surely is no tile of the set (grass, a card, a blanket's print); of the 21,414 tiles read right on the
@@ -206,6 +210,8 @@ class Profile:
         if profile.colour_far <= 0 or profile.colour_sure_min < 1:
             raise ProfileError("profile fields 'colour_far' and 'colour_sure_min' must be positive: "
                                f"{profile.colour_far!r}, {profile.colour_sure_min!r}")
+        if profile.size_steepest <= 0:
+            raise ProfileError(f"profile field 'size_steepest' must be positive: {profile.size_steepest!r}")
         if profile.size_fit_min < 4:
             raise ProfileError(f"profile field 'size_fit_min' must be at least 4 (a plane needs 3): "
                                f"{profile.size_fit_min!r}")

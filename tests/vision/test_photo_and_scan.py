@@ -94,6 +94,7 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"detect_side_most": 100}, "detect_side_most"),
                                          ({"size_floor": 2.0}, "size_floor"), ({"size_ceiling": 0.9}, "size_ceiling"),
                                          ({"size_noise": -0.1}, "size_noise"), ({"size_fit_min": 3}, "size_fit_min"),
+                                         ({"size_steepest": 0}, "size_steepest"),
                                          ({"max_looks": 0}, "max_looks"), ({"corner_skew": -0.1}, "corner_skew"),
                                          ({"corner_peak_floor": 1.5}, "corner_peak_floor"),
                                          ({"shape_overlap": 1.2}, "shape_overlap"), ({"tile_aspect": 0.5}, "tile_aspect"),

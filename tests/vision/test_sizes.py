@@ -20,7 +20,7 @@ def _face(x: float, y: float, length: float, pips=(2, 3), width: float | None = 
 def _steep_photo() -> list[FaceReading]:
     """Four rows of tiles seen at a slant: 200 px long near the camera (bottom), 80 px far off (top)."""
     faces = []
-    for row, (y, length) in enumerate([(150, 80), (350, 120), (600, 160), (850, 200)]):
+    for row, (y, length) in enumerate([(150, 80), (350, 111), (600, 153), (850, 200)]):
         for col in range(3):
             faces.append(_face(300 + 350 * col + 40 * row, y, length, pips=(row + 1, col + 4)))
     return faces
@@ -99,3 +99,19 @@ def test_no_one_face_drops_a_tile_off_a_line_of_play():
                          ((Peak(0.95, 0.3),) * (k % 7), (Peak(0.95, 0.3),)), 0.0)
              for k, (x, y, turn, length, width) in enumerate(line)]
     assert len(assemble(Faces(faces, 1440, 1080), Profile()).tiles) == 10
+
+
+def test_a_row_of_far_tiles_off_a_line_of_play_is_kept():
+    # a line of play running down the photo (its doubles crosswise, the logo's outline read small), and from
+    # its far end a row of far tiles going off to the left (a fresh photo, seed 69084). The line's own sizes
+    # cannot tell how they change across it, yet a plane fitted to them once predicted tiles four times as
+    # large as these six at the row's far end, and dropped them all as marks
+    line = [(894, 874, -87, 164, 84), (918, 191, -88, 82, 59), (909, 472, 92, 110, 68), (896, 758, 5, 161, 74),
+            (917, 253, 2, 122, 44), (903, 649, -87, 133, 70), (915, 321, -87, 94, 63), (912, 393, 3, 135, 52),
+            (938, 557, -5, 90, 42)]
+    row = [(717, 161, 2, 113, 39), (555, 234, -76, 87, 59), (830, 166, 3, 114, 40), (501, 212, -74, 85, 58),
+           (632, 158, -76, 78, 54), (545, 154, 3, 113, 40)]
+    faces = [FaceReading(geo.quad_of((x, y), np.radians(turn), length, width), 0.99,
+                         ((Peak(0.95, 0.3),) * (k % 7), (Peak(0.95, 0.3),) * (k // 7 + 1)), 0.0)
+             for k, (x, y, turn, length, width) in enumerate(line + row)]
+    assert len(assemble(Faces(faces, 1440, 1080), Profile()).tiles) == 15

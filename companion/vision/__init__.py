@@ -167,7 +167,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _resplit(pyramid, faces, profile)
     looked: list[FaceReading] = []  # the faces looked along as straddles, or found so
     faces = _unstraddled(pyramid, faces, profile, looked)
-    faces = _filled(pyramid, faces, _orphans(frames, read, faces), profile)
+    faces = _filled(pyramid, faces, *_orphans(frames, read, faces, profile), profile)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
     faces = read_both_ways(pyramid, faces, profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
@@ -430,15 +430,33 @@ def _judged(faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray
 
 
 def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[FaceReading | None],
-             faces: list[FaceReading]) -> list[np.ndarray]:
-    """The outlines of the candidates' ``frames`` left unread (their looks went to a neighbouring face) whose
-    centre lies on none of ``faces``."""
-    return [geo.quad_of(*frame) for frame, face in zip(frames, read) if face is None and not any(
-        cv2.pointPolygonTest(f.corners.astype(np.float32), (float(frame[0][0]), float(frame[0][1])), False) >= 0
-        for f in faces)]
+             faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Where the candidates' ``frames`` left unread (their looks went to a neighbouring face) may hold a tile
+    not found: the outlines of those whose centre lies on none of ``faces``; and beside a face one lies on,
+    off its centre by ``profile.beside_offset`` of its width across it (or of its length along it), the
+    outline one width beside it (one length beyond its end) on that side: the detector saw two tiles side
+    by side (or end to end) as one, its centre between them."""
+    alone, beside = [], []
+    for frame, face in zip(frames, read):
+        if face is not None:
+            continue
+        point = (float(frame[0][0]), float(frame[0][1]))
+        under = [f for f in faces if cv2.pointPolygonTest(f.corners.astype(np.float32), point, False) >= 0]
+        if not under:
+            alone.append(geo.quad_of(*frame))
+        elif len(under) == 1:
+            centre, angle, length, width = geo.frame_of(under[0].corners)
+            along = np.array([np.cos(angle), np.sin(angle)])
+            across = np.array([-along[1], along[0]])
+            off = np.asarray(frame[0], np.float64) - centre
+            if abs(off @ across) >= profile.beside_offset * width:
+                beside.append(geo.quad_of(centre + np.sign(off @ across) * width * across, angle, length, width))
+            if abs(off @ along) >= profile.beside_offset * length:
+                beside.append(geo.quad_of(centre + np.sign(off @ along) * length * along, angle, length, width))
+    return alone, beside
 
 
-def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray],
+def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray], beside: list[np.ndarray],
             profile: Profile) -> list[FaceReading]:
     """``faces`` and the tiles found in the gaps of rows, beyond the ends of lines and rows, and where the
     reader lost a candidate: between two whole tiles end to end or side by side with room for one or two
@@ -447,7 +465,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     other end, and one a width beyond a whole face with another against its other long side (``plane.ends``);
     at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
     a look through the outline the faces read surely predict there along it, and through it moved each way
-    along and across (``profile.shift_along``, ``profile.shift_across``). A look that is a whole tile,
+    along and across (``profile.shift_along``, ``profile.shift_across``); ``beside`` a face a candidate left
+    unread lay on (see ``_orphans``), a look through the outline they predict there. A look that is a whole tile,
     sure of its pips (a gap or a line's end is a guess, unless the reader is as sure it is a whole tile as
     ``profile.guess_tile_sure``; at an orphan, where the detector saw a tile, at least
     ``profile.candidate_confidence``), settled (a whole tile not yet settled is looked at once more), and of a
@@ -469,6 +488,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     for outline in (plane.outline(quad, profile.tile_aspect) for quad in orphans):
         if outline is not None:  # (the detector's centre may lie off the tile, toward the neighbour its looks took)
             places.extend([outline, *_moved(outline, profile.shift_along, profile.shift_across)])
+    places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in beside) if o is not None)
 
     found = _found_at(pyramid, list(faces), places, guesses, plane, profile)
     looked, before = list(places), faces

@@ -98,6 +98,9 @@ class Profile:
     end_rounds: int = 3
     candidate_confidence: float = 0.3
     candidate_fit: float = 0.6
+    # a candidate left unread whose centre lies on one face, off its centre by this share of its width across
+    # it (or of its length along it), saw that face and a tile beside it (beyond its end) as one: a look there
+    beside_offset: float = 0.25
     # ... and one found in a gap or at a line's end is kept however surely its pips are read (then with doubt,
     # marked for checking) where the reader's belief that it is a whole tile is at least this
     guess_tile_sure: float = 0.98
@@ -179,7 +182,7 @@ class Profile:
                     "second_look_floor", "cut_area", "doubt_below", "settle_below", "impossible_confidence",
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
-                    "candidate_fit", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
+                    "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
                     "shaped_tile_threshold", "shaped_fit"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")

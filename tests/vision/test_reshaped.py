@@ -169,9 +169,9 @@ def test_a_look_that_has_not_settled_or_fits_no_better_is_refused(monkeypatch, p
 def test_a_tile_missing_from_the_gap_in_a_row_is_looked_for_there(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", _reader())
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]  # 300 and 620: room for one
-    filled = vision._filled(None, row, [], Profile())
+    filled = vision._filled(None, row, [], [], Profile())
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
-    assert len(vision._filled(None, row, [], Profile(gap_most=0))) == len(row)
+    assert len(vision._filled(None, row, [], [], Profile(gap_most=0))) == len(row)
 
 
 def test_a_tile_in_a_gap_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
@@ -183,7 +183,7 @@ def test_a_tile_in_a_gap_whose_corners_still_moved_is_looked_at_once_more(monkey
 
     monkeypatch.setattr(vision, "read_outlines", read_outlines)
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]
-    filled = vision._filled(None, row, [], Profile())
+    filled = vision._filled(None, row, [], [], Profile())
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and len(calls) > 1
 
 
@@ -197,7 +197,7 @@ def test_a_gap_that_shows_no_tile_read_surely_stays_empty(monkeypatch, seen):
 
     monkeypatch.setattr(vision, "read_outlines", look)
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]
-    assert len(vision._filled(None, row, [], Profile())) == len(row)
+    assert len(vision._filled(None, row, [], [], Profile())) == len(row)
 
 
 def test_a_look_a_quarter_on_each_of_two_tiles_lies_on_them():
@@ -212,7 +212,7 @@ def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_pl
     faces = _faces()[:-1]
     # the detector's frame of the 460 tile, loose and turned a little: its own looks found the 300 tile
     orphan = geo.quad_of((470, 290), 0.1, 1.4 * LENGTH, 1.3 * WIDTH)
-    filled = vision._filled(None, faces, [orphan], Profile())
+    filled = vision._filled(None, faces, [orphan], [], Profile())
     assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
 
 
@@ -220,8 +220,38 @@ def test_a_candidate_centred_off_its_tile_is_looked_at_a_quarter_tile_either_way
     monkeypatch.setattr(vision, "read_outlines", _reader())
     faces = _faces()[:-1]
     orphan = geo.quad_of((460 + 0.3 * LENGTH, 300), 0.0, LENGTH, WIDTH)  # its centre toward the next tile
-    filled = vision._filled(None, faces, [orphan], Profile())
+    filled = vision._filled(None, faces, [orphan], [], Profile())
     assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
+
+
+def _unread(x: float, y: float) -> tuple[np.ndarray, float, float, float]:
+    """A candidate's frame (its looks went to a neighbour)."""
+    return np.array([x, y]), 0.0, LENGTH, WIDTH
+
+
+def test_a_candidate_left_unread_off_the_centre_of_the_face_it_lies_on_names_the_place_beyond_it():
+    faces = _faces()[:-1]
+    # centred between the 300 tile and the 460 one (the detector saw the two as one): one length beyond
+    alone, beside = vision._orphans([_unread(380, 300)], [None], faces, Profile())
+    assert alone == [] and len(beside) == 1 and np.allclose(beside[0], MISSED)
+    # between the 600 tile and one side by side with it below: one width beside it
+    alone, beside = vision._orphans([_unread(600, 100 + 0.3 * WIDTH)], [None], faces, Profile())
+    assert alone == [] and len(beside) == 1 and np.allclose(beside[0], _tile(600, 100 + WIDTH))
+    # near the face's centre, or read, it names nothing; on no face, its own outline
+    assert vision._orphans([_unread(310, 305)], [None], faces, Profile()) == ([], [])
+    assert vision._orphans([_unread(380, 300)], [faces[3]], faces, Profile()) == ([], [])
+    assert vision._orphans([_unread(380, 300)], [None], faces, Profile(beside_offset=0.6)) == ([], [])
+    alone, beside = vision._orphans([_unread(800, 500)], [None], faces, Profile())
+    assert len(alone) == 1 and beside == [] and np.allclose(geo.centre_of(alone[0]), (800, 500))
+
+
+def test_a_tile_the_detector_saw_as_one_with_its_neighbour_is_found_beside_it(monkeypatch):
+    monkeypatch.setattr(vision, "read_outlines", _reader())
+    faces = _faces()[:-1]
+    orphans = vision._orphans([_unread(380, 300)], [None], faces, Profile())
+    filled = vision._filled(None, faces, *orphans, Profile())
+    assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
+    assert len(vision._filled(None, faces, [], [], Profile())) == len(faces)
 
 
 def test_where_the_detector_saw_a_tile_a_look_read_with_doubt_is_kept_but_not_in_a_gap(monkeypatch):
@@ -234,12 +264,12 @@ def test_where_the_detector_saw_a_tile_a_look_read_with_doubt_is_kept_but_not_in
     assert Profile().candidate_confidence <= confidence < Profile().doubt_below
     faces = _faces()[:-1]
     orphan = geo.quad_of((470, 290), 0.1, 1.4 * LENGTH, 1.3 * WIDTH)
-    assert np.allclose(vision._filled(None, faces, [orphan], Profile())[-1].corners, MISSED)
-    assert len(vision._filled(None, faces, [orphan], Profile(candidate_confidence=0.5))) == len(faces)
+    assert np.allclose(vision._filled(None, faces, [orphan], [], Profile())[-1].corners, MISSED)
+    assert len(vision._filled(None, faces, [orphan], [], Profile(candidate_confidence=0.5))) == len(faces)
     row = faces + [_sure(_tile(620, 300), (6, 6))]  # a gap at 460, and no candidate there
-    assert len(vision._filled(None, row, [], Profile())) == len(row)
+    assert len(vision._filled(None, row, [], [], Profile())) == len(row)
     # unless the reader is as sure it is a whole tile as ``guess_tile_sure``: then it is kept, read with doubt
-    filled = vision._filled(None, row, [], Profile(guess_tile_sure=0.85))
+    filled = vision._filled(None, row, [], [], Profile(guess_tile_sure=0.85))
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED)
 
 
@@ -248,10 +278,10 @@ def test_a_face_across_two_tiles_gives_way_to_a_look_that_fits_a_tile(monkeypatc
     straddle = _across_two()  # (in doubt, but suppose the moved looks had not found the 460 tile)
     faces = _faces()[:-1] + [straddle]
     orphan = geo.quad_of((470, 300), 0.0, LENGTH, WIDTH)
-    filled = vision._filled(None, faces, [orphan], Profile())
+    filled = vision._filled(None, faces, [orphan], [], Profile())
     assert len(filled) == len(faces) and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
     # a face that fits a tile as well as the look does is kept: the look lies on it
-    kept = vision._filled(None, faces, [orphan], Profile(fit_margin=0.9))
+    kept = vision._filled(None, faces, [orphan], [], Profile(fit_margin=0.9))
     assert np.allclose(kept[-1].corners, straddle.corners)
 
 
@@ -284,9 +314,9 @@ def test_the_tile_where_a_line_turns_is_looked_for_there(monkeypatch):
                 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
 
     monkeypatch.setattr(vision, "read_outlines", read_outlines)
-    filled = vision._filled(None, row + [arm], [], Profile(end_touch=0.15))
+    filled = vision._filled(None, row + [arm], [], [], Profile(end_touch=0.15))
     assert len(filled) == 4 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
-    assert len(vision._filled(None, row + [arm], [], Profile(end_touch=0.0))) == 3
+    assert len(vision._filled(None, row + [arm], [], [], Profile(end_touch=0.0))) == 3
 
 
 def test_where_the_detector_saw_a_tile_a_look_of_a_looser_shape_is_kept(monkeypatch):
@@ -295,10 +325,10 @@ def test_where_the_detector_saw_a_tile_a_look_of_a_looser_shape_is_kept(monkeypa
         _sure(stretched, (4, 5)) for _ in quads])
     faces = _faces()[:-1]
     orphan = geo.quad_of((470, 290), 0.1, 1.4 * LENGTH, 1.3 * WIDTH)
-    assert len(vision._filled(None, faces, [orphan], Profile(candidate_fit=0.6))) == len(faces) + 1
-    assert len(vision._filled(None, faces, [orphan], Profile(candidate_fit=0.8))) == len(faces)
+    assert len(vision._filled(None, faces, [orphan], [], Profile(candidate_fit=0.6))) == len(faces) + 1
+    assert len(vision._filled(None, faces, [orphan], [], Profile(candidate_fit=0.8))) == len(faces)
     row = faces + [_sure(_tile(620, 300), (6, 6))]  # a gap at 460, and no candidate there: gap_fit holds
-    assert len(vision._filled(None, row, [], Profile(candidate_fit=0.6))) == len(row)
+    assert len(vision._filled(None, row, [], [], Profile(candidate_fit=0.6))) == len(row)
 
 
 def _logo(quad: np.ndarray, moved: float = 1.0) -> FaceReading:
@@ -360,7 +390,7 @@ def test_a_line_is_followed_past_the_tiles_found_at_its_end(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", read_outlines)
     faces = [_sure(q, p) for q, p in zip(TABLE[:2], PIPS[:2])] + row  # (the plane needs sure faces around)
     for rounds, more in ((0, 1), (1, 2), (3, 3)):
-        filled = vision._filled(None, faces, [], Profile(end_rounds=rounds))
+        filled = vision._filled(None, faces, [], [], Profile(end_rounds=rounds))
         assert len(filled) == len(faces) + more
         assert all(any(np.allclose(f.corners, t) for f in filled) for t in beyond[:more])
 

@@ -647,7 +647,8 @@ def _shaped(faces: list[FaceReading], plane: Plane, profile: Profile) -> set[int
 def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile: Profile,
                   shaped: set[int] = frozenset()) -> tuple[list[tuple[FaceReading, Count]], list[np.ndarray]]:
     """The whole tiles among ``faces`` (and those of them ``shaped``, see ``_shaped``), the surest of each
-    place first, with their counts; and the outlines of tiles cut off by the border."""
+    place first, with their counts, but for those read with doubt whose last look still moved their corners
+    more than ``profile.settled_px``; and the outlines of tiles cut off by the border."""
     kept: list[tuple[FaceReading, Count]] = []
     cut: list[np.ndarray] = []
     for face in sorted(faces, key=lambda f: -f.tile_score):
@@ -667,6 +668,8 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile:
         if _cut_off(corners, photo_w, photo_h, profile):
             cut.append(corners)
             continue
+        if face.moved > profile.settled_px and min(count.confidence, face.tile_score) < profile.doubt_below:
+            continue  # read with doubt and its outline never settled: no tile's edges (a plank, a card)
         kept.append((face, count))
     return kept, cut
 

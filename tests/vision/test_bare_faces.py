@@ -102,3 +102,17 @@ def test_a_one_pip_face_read_with_doubt_and_of_no_tiles_shape_is_no_tile():
     assert read(replace(square, peaks=doubtful_pip)) == 3
     assert read(replace(_face(900, (1, 0), 0.99), peaks=doubtful_pip)) == 4  # of a tile's shape there
     assert read(replace(square, peaks=(peaks(2, heats=(0.95, 0.6)), peaks(0)))) == 4  # two pips show a tile
+
+
+def test_a_face_read_with_doubt_whose_outline_never_settled_is_no_tile():
+    # a patch of deck between two tiles: the reader's corners kept moving (40 px in its last look), its pips
+    # in doubt; a face as unsettled but read surely, or read with doubt but settled, stays
+    doubtful = (peaks(2, 0.95), peaks(2, heats=(0.95, 0.3)))
+    faces = [_face(150, (3, 2), 0.99), _face(400, (4, 1), 0.99),
+             replace(_face(650, (2, 1), 0.93), peaks=doubtful, moved=40.0)]
+    assert [t.pips for t in assemble(Faces(faces, 1100, 600), Profile()).tiles] == [(3, 2), (4, 1)]
+    sure = faces[:2] + [replace(_face(650, (2, 1), 0.93), moved=40.0)]
+    settled = faces[:2] + [replace(faces[2], moved=2.0)]
+    for kept in (sure, settled):
+        assert len(assemble(Faces(kept, 1100, 600), Profile()).tiles) == 3
+    assert len(assemble(Faces(faces, 1100, 600), Profile(settled_px=50.0)).tiles) == 3

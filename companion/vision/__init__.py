@@ -712,6 +712,7 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
             plane, *_ = np.linalg.lstsq(places[rest], sizes[rest], rcond=None)
             expected = float(places[i] @ plane)
             residual = sizes[rest] - places[rest] @ plane
+            # (a share of a size is 2/3 of that share in cube roots)
             sigma = max(float(np.sqrt(residual @ residual / max(int(rest.sum()) - 3, 1))),
                         profile.size_noise * 2 / 3 * float(sizes[rest].mean()))
             spread = np.linalg.pinv(places[rest].T @ places[rest])

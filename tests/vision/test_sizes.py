@@ -115,3 +115,5 @@ def test_a_row_of_far_tiles_off_a_line_of_play_is_kept():
                          ((Peak(0.95, 0.3),) * (k % 7), (Peak(0.95, 0.3),) * (k // 7 + 1)), 0.0)
              for k, (x, y, turn, length, width) in enumerate(line + row)]
     assert len(assemble(Faces(faces, 1440, 1080), Profile()).tiles) == 15
+    # the line's sizes alone fit that slope closely: only its steepness tells it is a guess
+    assert len(assemble(Faces(faces, 1440, 1080), replace(Profile(), size_steepest=1e9)).tiles) < 15

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import Counter
@@ -202,6 +203,36 @@ def doubt_line(results: list[PhotoResult], doubt_below: float) -> str:
         extra, extra_doubted = extra + len(extras), extra_doubted + sum(d["confidence"] < doubt_below for d in extras)
     return (f"doubt (confidence below {doubt_below}), fresh: {wrong_doubted} of {wrong} misread tiles, "
             f"{extra_doubted} of {extra} readings of no labelled whole tile, {right_doubted} of {right} right readings")
+
+
+CUT_WARNING = re.compile(r"cut off by .*?near x=(\d+), y=(\d+)")
+
+
+def cut_line(results: list[PhotoResult]) -> str:
+    """Whether the tiles cut by the border are named in a warning: a labelled partial tile is named when a
+    cut-off warning's place lies within one tile length of the middle of its part inside the photo; and the
+    warnings near no cut tile."""
+    cut = named = warned = astray = 0
+    for r in results:
+        w, h = r.scan.get("width", 0), r.scan.get("height", 0)  # type: ignore[attr-defined]
+        places = [np.array([float(x), float(y)]) for text in r.scan.get("warnings", [])  # type: ignore[attr-defined]
+                  for x, y in CUT_WARNING.findall(text)]
+        parts = []
+        for t in r.label["tiles"]:  # type: ignore[attr-defined]
+            if not (t.get("partial", False) and t.get("corners")):
+                continue
+            q = np.asarray(t["corners"], float)  # sampled on a grid across the face, kept where in the photo
+            u, v = (g.ravel()[:, None] for g in np.meshgrid(np.linspace(0, 1, 21), np.linspace(0, 1, 11)))
+            p = q[0] * (1 - u) * (1 - v) + q[1] * (1 - u) * v + q[3] * u * (1 - v) + q[2] * u * v
+            inside = p[(p[:, 0] >= 0) & (p[:, 0] < w) & (p[:, 1] >= 0) & (p[:, 1] < h)]
+            if len(inside):
+                parts.append((inside.mean(axis=0), float(np.linalg.norm(q[3] - q[0]))))
+        cut += len(parts)
+        named += sum(any(np.linalg.norm(place - middle) < length for place in places) for middle, length in parts)
+        warned += len(places)
+        astray += sum(not any(np.linalg.norm(place - middle) < length for middle, length in parts) for place in places)
+    return (f"tiles cut by the border, fresh: {named} of {cut} named in a warning ({_pct(named, cut).strip()}); "
+            f"{astray} of {warned} cut-off warnings near no cut tile")
 
 
 def _pct(a: int, b: int) -> str:
@@ -389,6 +420,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(f"real photos: none at {args.real}")
     if args.fresh > 0:
         print("\n" + doubt_line(fresh, profile.doubt_below))
+        print(cut_line(fresh))
     big = [r for r in everything if r.width * r.height >= BIG_PIXELS and r.error is None]
     if big:
         threads = f"{args.threads} thread{'s' if args.threads > 1 else ''}"

@@ -60,6 +60,23 @@ def test_misses_extras_misreads_and_partial_tiles(bench):
     assert "missed 2-1" in text and "read 6-4 as 6-5" in text and "extra 5-5" in text
 
 
+def test_tiles_cut_by_the_border_are_counted_named_when_a_warning_lies_near(bench):
+    label = {"tiles": [{"pips": [6, 4], "corners": SQUARE, "partial": False},
+                       {"pips": [3, 3], "corners": CUT, "partial": True},
+                       {"pips": [2, 2], "corners": [[380, 100], [380, 150], [480, 150], [480, 100]], "partial": True}]}
+    near = "a tile cut off by the left border of the photo (near x=5, y=125, top left) was left out"
+    astray = "a tile cut off by the top and right border of the photo (near x=390, y=5, top right) was left out"
+    results = []
+    for warnings in ([near], [near, astray], []):
+        r = bench.compare(label, {"tiles": [_det([6, 4], SQUARE)]}, "x")
+        r.label, r.scan = label, {"width": 400, "height": 300, "tiles": [], "warnings": warnings}
+        results.append(r)
+    assert bench.cut_line(results[:1]).startswith("tiles cut by the border, fresh: 1 of 2 named")
+    assert "0 of 1 cut-off warnings near no cut tile" in bench.cut_line(results[:1])
+    assert "1 of 2 cut-off warnings near no cut tile" in bench.cut_line(results[1:2])
+    assert "0 of 2 named" in bench.cut_line(results[2:])
+
+
 def test_labels_without_positions_compare_as_multisets(bench):
     label = {"tiles": [{"pips": [12, 3]}, {"pips": [0, 5]}, {"pips": [1, 1]}]}
     scan = {"tiles": [_det([3, 12], SQUARE), _det([5, 0], OTHER), _det([2, 1], CUT), _det([4, 4], CUT)]}

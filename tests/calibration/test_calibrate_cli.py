@@ -73,22 +73,32 @@ def test_a_photo_read_as_the_whole_set_writes_a_profile_and_a_picture(capsys, tm
     assert "calibrated: 28 of 28 tiles read exactly once" in stderr  # progress
     data = json.loads(out.read_text())
     assert data["name"] == "garden" and data["max_pips"] == 6
-    # learned: halfway (in log-odds) between the faintest pip (0.95) and the strongest other mark (0.3); the
-    # tile threshold, halfway between the least sure tile (0.95) and the surest patch that is no tile (0.1),
-    # is 0.59, or the default's if that is looser (it read the set)
+    # learned: the start's pip threshold (0.5) lies too near the strongest other mark (0.3), within a quarter
+    # (in log-odds) of the gap up to the faintest pip (0.95), so it moves halfway across the gap; the start's
+    # tile threshold lies well inside its gap, from the surest patch that is no tile (0.1) to the least sure
+    # tile (0.95), and its logo threshold inside the gap from 0.02 to the double-blank's 0.9: both are kept
     assert data["pip_threshold"] == pytest.approx(0.74, abs=0.01)
-    default = Profile().tile_threshold
-    assert data.get("tile_threshold", default) == pytest.approx(min(0.59, default), abs=0.01)
+    assert data.get("tile_threshold", Profile().tile_threshold) == Profile().tile_threshold
     assert (data["_learned"]["tile_least_sure"], data["_learned"]["not_tile_surest"]) == (0.95, 0.1)
     # its 1-0 and 0-1 read at 0.95, less surely than the start's threshold for a one-pip face: that comes down
     assert Profile().bare_tile_threshold > 0.95 and data["bare_tile_threshold"] == 0.95
-    assert data["logo"] is True and data["logo_threshold"] == pytest.approx(0.30, abs=0.01)  # 0.9 against 0.02
+    assert data["logo"] is True and data.get("logo_threshold", Profile().logo_threshold) == Profile().logo_threshold
     assert data["_learned"]["tiles_measured"] == 28
     assert 1.8 < data["_learned"]["tile_aspect_median"] < 2.3  # a 2 x 1 tile seen almost from above
     picture = cv2.imread(str(tmp_path / "profiles" / "garden.png"))
     assert picture is not None and picture.shape[1] == 960 and picture.shape[0] > 720  # the photo + a band
     profile = load_profile(str(out))
     assert profile.name == "garden" and profile.max_pips == 6
+
+
+def test_a_threshold_moves_only_where_the_photo_shows_it_too_near_one_side_of_its_gap():
+    # a gap from 0.1 to 0.9 (-2.2 to 2.2 in log-odds): a quarter of it (1.1) in from either side is kept
+    assert learn._kept_or_halfway(0.5, 0.1, 0.9) == 0.5
+    assert learn._kept_or_halfway(0.7, 0.1, 0.9) == 0.7  # 0.85 in log-odds, 1.35 from the top
+    assert learn._kept_or_halfway(0.85, 0.1, 0.9) == pytest.approx(0.5, abs=0.01)  # too near the top: halfway
+    assert learn._kept_or_halfway(0.2, 0.1, 0.9) == pytest.approx(0.5, abs=0.01)  # too near the bottom
+    # faint pips (0.45) below the start's 0.5: a threshold that did not read them moves into their gap
+    assert learn._kept_or_halfway(0.5, 0.05, 0.45) < 0.45
 
 
 def test_by_default_the_profile_goes_to_the_users_profiles_and_is_found_by_name(capsys, tmp_path, monkeypatch,

@@ -169,12 +169,36 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _unstraddled(pyramid, faces, profile, looked)
     faces = _filled(pyramid, faces, *_orphans(frames, read, faces, profile), profile)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
+    faces = _logo_sought(image_bgr, source_scale, pyramid, faces, profile)
     faces = read_both_ways(pyramid, faces, profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
     faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5,
                      colour=face_colour(pyramid, f.corners) if f.tile_score >= profile.tile_threshold else None)
              for f in faces]
     return Faces(faces, round(width * photo_scale), round(height * photo_scale))
+
+
+def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, faces: list[FaceReading],
+                 profile: Profile) -> list[FaceReading]:
+    """``faces`` and, where none of them was read as the set's logo tile, the logo tile the detector saw with
+    the photo scaled to ``profile.logo_look_side`` (``image_bgr``, ``source_scale`` of it to ``pyramid``'s
+    pixels): a candidate on no whole face, read as a whole tile, settled (it may take one look more), as the
+    logo at least as surely as ``profile.logo_sure`` and on no other whole face; the surest such."""
+    whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
+    if not profile.logo or not profile.logo_look_side or any(f.logo_score >= profile.logo_threshold for f in whole):
+        return faces
+    frames = []
+    for c in find_candidates(image_bgr, profile, side=profile.logo_look_side):
+        centre = c.centre * source_scale
+        if not any(cv2.pointPolygonTest(f.corners.astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
+                   for f in whole):
+            frames.append((centre, c.angle, c.length * source_scale, c.width * source_scale))
+    looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
+             if face is not None]
+    logos = [face for face in looks if face.tile_score >= profile.tile_threshold and
+             face.logo_score >= profile.logo_sure and face.moved <= profile.settled_px and
+             not _on_another(face, -1, faces, profile)]
+    return faces + [max(logos, key=lambda face: face.logo_score)] if logos else faces
 
 
 def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:

@@ -1,0 +1,78 @@
+"""Where no face was read as the set's logo tile, the detector looks again at another scale: its heat dips for
+some tiles at one scale and not another, and a logo tile close to the camera is too large for it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+import companion.vision as vision
+from companion.vision import Profile
+from companion.vision import geometry as geo
+from companion.vision.detect import Candidate
+from companion.vision.read import FaceReading
+
+from drawing import peaks
+
+LENGTH, WIDTH = 160.0, 80.0
+IMAGE = np.zeros((600, 1000, 3), np.uint8)
+
+
+def _tile(x: float, y: float) -> np.ndarray:
+    return geo.quad_of((x, y), 0.0, LENGTH, WIDTH)
+
+
+TILES = [FaceReading(_tile(x, 100), 0.99, (peaks(2), peaks(3)), 0.0, 0.5) for x in (200, 400, 600)]
+LOGO = _tile(500, 400)
+
+
+def _detector(places: list[tuple[float, float]], calls: list[int]):
+    def find(image_bgr, profile, side=None, region=None):
+        calls.append(side)
+        return [Candidate(np.array(p, float), 0.0, LENGTH, WIDTH, 0.5) for p in places]
+    return find
+
+
+def _reader(logo_score: float, seen: list):
+    def read(pyramid, frames, profile):  # every look is a whole tile, settled, read as the logo so surely
+        seen.extend(frames)
+        return [FaceReading(geo.quad_of(*frame), 0.99, ((), ()), logo_score, 0.5) for frame in frames]
+    return read
+
+
+def test_a_logo_tile_the_first_look_missed_is_found_at_another_scale(monkeypatch):
+    calls, seen = [], []
+    monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400), (400, 100)], calls))
+    monkeypatch.setattr(vision, "read_faces", _reader(0.999, seen))
+    found = vision._logo_sought(IMAGE, 1.0, None, TILES, Profile())
+    assert calls == [Profile().logo_look_side]
+    assert len(seen) == 1  # the candidate on a whole face is not looked at
+    assert len(found) == len(TILES) + 1 and np.allclose(found[-1].corners, LOGO)
+    assert vision.count_pips(found[-1], Profile()).pips == (0, 0)
+
+
+def test_a_face_read_as_the_logo_less_surely_than_logo_sure_is_not_taken(monkeypatch):
+    monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400)], []))
+    monkeypatch.setattr(vision, "read_faces", _reader(0.97, []))  # as surely as a score card can be
+    assert len(vision._logo_sought(IMAGE, 1.0, None, TILES, Profile())) == len(TILES)
+    assert len(vision._logo_sought(IMAGE, 1.0, None, TILES, Profile(logo_sure=0.95))) == len(TILES) + 1
+
+
+def test_no_look_where_the_logo_was_read_or_the_set_has_none(monkeypatch):
+    calls = []
+    monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400)], calls))
+    monkeypatch.setattr(vision, "read_faces", _reader(0.999, []))
+    with_logo = TILES + [replace(TILES[0], corners=_tile(800, 100), logo_score=0.99)]
+    assert vision._logo_sought(IMAGE, 1.0, None, with_logo, Profile()) == with_logo
+    assert vision._logo_sought(IMAGE, 1.0, None, TILES, Profile(logo=False)) == TILES
+    assert vision._logo_sought(IMAGE, 1.0, None, TILES, Profile(logo_look_side=0)) == TILES
+    assert calls == []
+
+
+def test_a_logo_found_on_a_whole_face_is_not_taken(monkeypatch):
+    # a candidate beside a whole face, whose look spreads over it: the reader's outline across two tiles
+    monkeypatch.setattr(vision, "find_candidates", _detector([(500, 190)], []))
+    monkeypatch.setattr(vision, "read_faces", lambda pyramid, frames, profile: [
+        FaceReading(_tile(440, 120), 0.99, ((), ()), 0.999, 0.5) for _ in frames])
+    assert len(vision._logo_sought(IMAGE, 1.0, None, TILES, Profile())) == len(TILES)

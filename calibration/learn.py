@@ -190,7 +190,7 @@ def _kept_or_halfway(start: float, low: float, high: float) -> float:
 
 
 def _told(threshold: float, start: float) -> str:
-    return f"{threshold} (kept)" if threshold == start else f"{threshold}"
+    return f"kept at {threshold}" if threshold == start else f"{threshold}"
 
 
 def _kept_faces(found: Faces, reading: Reading) -> tuple[list, list]:

@@ -79,6 +79,7 @@ def test_a_photo_read_as_the_whole_set_writes_a_profile_and_a_picture(capsys, tm
     # tile (0.95), and its logo threshold inside the gap from 0.02 to the double-blank's 0.9: both are kept
     assert data["pip_threshold"] == pytest.approx(0.74, abs=0.01)
     assert data.get("tile_threshold", Profile().tile_threshold) == Profile().tile_threshold
+    assert f"tile threshold kept at {Profile().tile_threshold}" in stdout and "pip threshold 0.74" in stdout
     assert (data["_learned"]["tile_least_sure"], data["_learned"]["not_tile_surest"]) == (0.95, 0.1)
     # its 1-0 and 0-1 read at 0.95, less surely than the start's threshold for a one-pip face: that comes down
     assert Profile().bare_tile_threshold > 0.95 and data["bare_tile_threshold"] == 0.95

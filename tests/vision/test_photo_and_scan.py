@@ -95,6 +95,7 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"size_floor": 2.0}, "size_floor"), ({"size_ceiling": 0.9}, "size_ceiling"),
                                          ({"size_noise": -0.1}, "size_noise"), ({"size_fit_min": 3}, "size_fit_min"),
                                          ({"size_steepest": 0}, "size_steepest"),
+                                         ({"logo_look_side": -1}, "logo_look_side"), ({"logo_sure": 1.5}, "logo_sure"),
                                          ({"max_looks": 0}, "max_looks"), ({"corner_skew": -0.1}, "corner_skew"),
                                          ({"corner_peak_floor": 1.5}, "corner_peak_floor"),
                                          ({"shape_overlap": 1.2}, "shape_overlap"), ({"tile_aspect": 0.5}, "tile_aspect"),

@@ -183,7 +183,9 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     """``faces`` and, where none of them was read as the set's logo tile, the logo tile the detector saw with
     the photo scaled to ``profile.logo_look_side`` (``image_bgr``, ``source_scale`` of it to ``pyramid``'s
     pixels): a candidate on no whole face, read as a whole tile, settled (it may take one look more), as the
-    logo at least as surely as ``profile.logo_sure`` and on no other whole face; the surest such."""
+    logo at least as surely as ``profile.logo_sure`` and on no other whole face but smaller ones lying mostly
+    within it (more than ``profile.same_face_overlap`` of them: parts of it read apart, as a logo tile close
+    to the camera is, or its emblem's half), which give way to it; the surest such."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
     if not profile.logo or not profile.logo_look_side or any(f.logo_score >= profile.logo_threshold for f in whole):
         return faces
@@ -195,10 +197,21 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
             frames.append((centre, c.angle, c.length * source_scale, c.width * source_scale))
     looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
              if face is not None]
+
+    def parts(face: FaceReading) -> list[int]:  # the smaller whole faces lying mostly within ``face``
+        area = cv2.contourArea(face.corners.astype(np.float32))
+        return [k for k, f in enumerate(faces) if f.tile_score >= profile.tile_threshold and
+                cv2.contourArea(f.corners.astype(np.float32)) < area and
+                geo.overlap(f.corners, face.corners) > profile.same_face_overlap]
+
     logos = [face for face in looks if face.tile_score >= profile.tile_threshold and
              face.logo_score >= profile.logo_sure and face.moved <= profile.settled_px and
-             not _on_another(face, -1, faces, profile)]
-    return faces + [max(logos, key=lambda face: face.logo_score)] if logos else faces
+             not _on_another(face, -1, faces, profile, besides=parts(face))]
+    if not logos:
+        return faces
+    logo = max(logos, key=lambda face: face.logo_score)
+    gone = set(parts(logo))
+    return [face for k, face in enumerate(faces) if k not in gone] + [logo]
 
 
 def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:

@@ -76,3 +76,18 @@ def test_a_logo_found_on_a_whole_face_is_not_taken(monkeypatch):
     monkeypatch.setattr(vision, "read_faces", lambda pyramid, frames, profile: [
         FaceReading(_tile(440, 120), 0.99, ((), ()), 0.999, 0.5) for _ in frames])
     assert len(vision._logo_sought(IMAGE, 1.0, None, TILES, Profile())) == len(TILES)
+
+
+def test_smaller_faces_lying_mostly_within_the_logo_tile_give_way_to_it(monkeypatch):
+    # the logo tile close to the camera, its emblem's half read apart as a tile of its own: it gives way
+    half = FaceReading(geo.quad_of((520, 400), 0.0, 0.6 * LENGTH, 0.9 * WIDTH), 0.9, (peaks(1), peaks(1)), 0.2, 0.5)
+    close = _tile(560, 400)
+    monkeypatch.setattr(vision, "find_candidates", _detector([(600, 400)], []))  # off the half read apart
+    monkeypatch.setattr(vision, "read_faces", lambda pyramid, frames, profile: [
+        FaceReading(close, 0.99, ((), ()), 0.999, 0.5) for _ in frames])
+    found = vision._logo_sought(IMAGE, 1.0, None, TILES + [half], Profile())
+    assert len(found) == len(TILES) + 1 and np.allclose(found[-1].corners, close)
+    assert all(face is not half for face in found)
+    # a whole tile as large, lying across it, does not give way: the look lies on another tile
+    across = replace(half, corners=_tile(460, 400))
+    assert vision._logo_sought(IMAGE, 1.0, None, TILES + [across], Profile()) == TILES + [across]

@@ -183,22 +183,19 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     """``faces`` and, where none of them was read as the set's logo tile, the logo tile the detector saw with
     the photo scaled to ``profile.logo_look_side`` (``image_bgr``, ``source_scale`` of it to ``pyramid``'s
     pixels): a candidate on no whole face, read as a whole tile, settled (it may take one look more), as the
-    logo at least as surely as ``profile.logo_sure`` and on no other whole face but smaller ones lying mostly
-    within it (more than ``profile.same_face_overlap`` of them: parts of it read apart, as a logo tile close
-    to the camera is, or its emblem's half), which give way to it; the surest such."""
+    logo at least as surely as ``profile.logo_sure`` and on no other whole face but smaller ones that lie on
+    it (more than ``profile.same_face_overlap`` of them: parts of it read apart, as a logo tile close to the
+    camera is, or its emblem's half), which give way to it; the surest such."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
     if not profile.logo or not profile.logo_look_side or any(f.logo_score >= profile.logo_threshold for f in whole):
         return faces
-    frames = []
-    for c in find_candidates(image_bgr, profile, side=profile.logo_look_side):
-        centre = c.centre * source_scale
-        if not any(cv2.pointPolygonTest(f.corners.astype(np.float32), (float(centre[0]), float(centre[1])), False) >= 0
-                   for f in whole):
-            frames.append((centre, c.angle, c.length * source_scale, c.width * source_scale))
+    frames = [(c.centre * source_scale, c.angle, c.length * source_scale, c.width * source_scale)
+              for c in find_candidates(image_bgr, profile, side=profile.logo_look_side)]
+    frames = [frame for frame in frames if not _under(frame[0], whole)]
     looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
              if face is not None]
 
-    def parts(face: FaceReading) -> list[int]:  # the smaller whole faces lying mostly within ``face``
+    def parts(face: FaceReading) -> list[int]:  # the smaller whole faces more than same_face_overlap on it
         area = cv2.contourArea(face.corners.astype(np.float32))
         return [k for k, f in enumerate(faces) if f.tile_score >= profile.tile_threshold and
                 cv2.contourArea(f.corners.astype(np.float32)) < area and
@@ -477,8 +474,7 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
     for frame, face in zip(frames, read):
         if face is not None:
             continue
-        point = (float(frame[0][0]), float(frame[0][1]))
-        under = [f for f in faces if cv2.pointPolygonTest(f.corners.astype(np.float32), point, False) >= 0]
+        under = _under(frame[0], faces)
         if not under:
             alone.append(geo.quad_of(*frame))
         elif len(under) == 1:
@@ -491,6 +487,12 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
             if abs(off @ along) >= profile.beside_offset * length:
                 beside.append(geo.quad_of(centre + np.sign(off @ along) * length * along, angle, length, width))
     return alone, beside
+
+
+def _under(point: np.ndarray, faces: list[FaceReading]) -> list[FaceReading]:
+    """The faces whose outline holds ``point`` (xy)."""
+    xy = (float(point[0]), float(point[1]))
+    return [f for f in faces if cv2.pointPolygonTest(f.corners.astype(np.float32), xy, False) >= 0]
 
 
 def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray], beside: list[np.ndarray],

@@ -42,12 +42,12 @@ def full_set(tmp_path_factory):
 
 def _faces(tiles, size=(960, 720)) -> Faces:
     """What the networks would see: each labelled tile sure (0.95) with its pips clear (0.95) and a faint mark
-    (0.3) on each half, the double-blank taken for the logo tile (0.9, the others 0.02), and two patches of
-    ground that are no tile (0.1)."""
+    (0.3) on each half, the double-blank taken surely for the logo tile (0.99, the others 0.02), and two
+    patches of ground that are no tile (0.1)."""
     faces = []
     for pips, corners in tiles:
         halves = tuple(tuple([Peak(0.95, 0.3)] * n + [Peak(0.3, 0.2)]) for n in pips)
-        logo = 0.9 if tuple(pips) == (0, 0) else 0.02
+        logo = 0.99 if tuple(pips) == (0, 0) else 0.02
         faces.append(FaceReading(geo.clockwise(np.asarray(corners, float)), 0.95, halves, logo))
     ground = geo.quad_of((20.0, 20.0), 0.0, 30.0, 15.0)
     faces += [FaceReading(ground, 0.1, ((), ())), FaceReading(ground + 40, 0.1, ((), ()))]
@@ -76,7 +76,7 @@ def test_a_photo_read_as_the_whole_set_writes_a_profile_and_a_picture(capsys, tm
     # learned: the start's pip threshold (0.5) lies too near the strongest other mark (0.3), within a quarter
     # (in log-odds) of the gap up to the faintest pip (0.95), so it moves halfway across the gap; the start's
     # tile threshold lies well inside its gap, from the surest patch that is no tile (0.1) to the least sure
-    # tile (0.95), and its logo threshold inside the gap from 0.02 to the double-blank's 0.9: both are kept
+    # tile (0.95), and its logo threshold inside the gap from 0.02 to the double-blank's 0.99: both are kept
     assert data["pip_threshold"] == pytest.approx(0.74, abs=0.01)
     assert data.get("tile_threshold", Profile().tile_threshold) == Profile().tile_threshold
     assert f"tile threshold kept at {Profile().tile_threshold}" in stdout and "pip threshold 0.74" in stdout

@@ -19,7 +19,7 @@ def _face(x: float, pips: tuple[int, int], score: float, logo: float = 0.0) -> F
 
 def test_a_one_pip_face_needs_a_surer_tile_score_than_others():
     plank = replace(_face(150, (1, 0), 0.9), corners=geo.quad_of((150, 300), 0.0, 220, 60))  # of no tile's shape
-    faces = [plank, _face(400, (2, 0), 0.9), _face(650, (0, 1), 0.99), _face(900, (0, 0), 0.9, 0.9)]
+    faces = [plank, _face(400, (2, 0), 0.9), _face(650, (0, 1), 0.99), _face(900, (0, 0), 0.9, 0.99)]
     read = {t.pips for t in assemble(Faces(faces, 1100, 600), Profile()).tiles}
     # a plank with a knot is dropped; two pips, a surer tile score, or the logo tile stay
     assert read == {(2, 0), (0, 1), (0, 0)}
@@ -34,7 +34,7 @@ def test_a_one_pip_face_needs_a_surer_tile_score_than_others():
 
 def test_of_faces_taken_for_the_logo_tile_only_the_surest_is_kept():
     # the set has one logo tile: a score card's words, read as a second logo, are no tile
-    faces = [_face(150, (0, 0), 0.99, logo=0.7), _face(400, (0, 0), 0.99, logo=0.95), _face(650, (3, 2), 0.99)]
+    faces = [_face(150, (0, 0), 0.99, logo=0.7), _face(400, (0, 0), 0.99, logo=0.99), _face(650, (3, 2), 0.99)]
     read = assemble(Faces(faces, 1100, 600), Profile()).tiles
     assert sorted(t.pips for t in read) == [(0, 0), (3, 2)]
     assert [t for t in read if t.pips == (0, 0)][0].corners[:, 0].mean() > 300  # the surer logo, at x=400
@@ -65,7 +65,7 @@ def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
                     Profile()).tiles
     assert [round(t.corners[:, 0].mean()) for t in read] == [150, 400, 650, 900, 1150]
     # a face read as the logo is judged by its colour however surely it is read (a score card's round print)
-    card = replace(_face(900, (0, 0), 0.99, logo=0.95), colour=(80.0, -2.0, 6.0))
+    card = replace(_face(900, (0, 0), 0.99, logo=0.99), colour=(80.0, -2.0, 6.0))
     logo = replace(card, colour=(70.0, 7.0, 28.0))
     for face, kept in ((card, 3), (logo, 4)):
         assert len(assemble(Faces(sure + [face], 1400, 600), Profile()).tiles) == kept

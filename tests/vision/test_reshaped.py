@@ -355,6 +355,17 @@ def test_the_logo_read_as_its_emblem_alone_is_looked_at_through_the_whole_tile(m
     assert looked == []
 
 
+def test_the_logo_read_as_its_emblem_alone_with_doubt_is_looked_at_through_the_whole_tile_too(monkeypatch):
+    emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)
+    plank = FaceReading(_tile(1000, 500), 0.9, ((), ()), 0.0, 1.0)  # a bare plank read 0-0 too: both in doubt
+    monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+        _logo(MISSED) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(MISSED)) < 0.2 * LENGTH
+        else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads])
+    faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(emblem), plank]
+    assert 4 in vision._judged(faces, Profile())[1]  # (the emblem is read with doubt)
+    assert np.allclose(vision._reshaped(None, faces, Profile())[4].corners, MISSED)
+
+
 def test_the_logo_read_as_its_emblem_alone_and_turned_is_looked_at_along_its_neighbour(monkeypatch):
     emblem = geo.quad_of((500, 300), np.pi / 2, 0.5 * LENGTH, WIDTH)  # its axis read across the tile's
 

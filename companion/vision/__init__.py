@@ -848,20 +848,24 @@ def _reading_order(face: FaceReading, row: float) -> tuple[int, float]:
 
 def _settled_by_set(tiles: list[TileReading], others: list[list[tuple[tuple[int, int], float]]],
                     profile: Profile) -> list[TileReading]:
-    """A set holds each tile once and no half above ``max_pips``: where faces read the same tile (or such a
-    half), the least sure first, if it is less sure than ``profile.settle_below``, takes its next reading (a
-    doubtful pip counted or not) if no other face holds that tile."""
+    """A set holds each tile once and no half above ``max_pips``: where faces read the same tile, the least
+    sure first, if it is less sure than ``profile.settle_below``, takes its next reading (a doubtful pip
+    counted or not) if no other face holds that tile. A half above ``max_pips`` is wrong however surely it
+    was read: such a reading takes its next so too, at most ``profile.impossible_confidence`` sure (marked
+    for checking)."""
     tiles = list(tiles)
     held = Counter(Tile(*t.pips) for t in tiles)
     for k in sorted(range(len(tiles)), key=lambda k: tiles[k].confidence):
         t = tiles[k]
-        if t.confidence >= profile.settle_below or (max(t.pips) <= profile.max_pips and held[Tile(*t.pips)] == 1):
+        impossible = max(t.pips) > profile.max_pips
+        if not impossible and (t.confidence >= profile.settle_below or held[Tile(*t.pips)] == 1):
             continue
         for pips, _ in others[k]:
             if max(pips) <= profile.max_pips and not held[Tile(*pips)]:
                 held[Tile(*t.pips)] -= 1
                 held[Tile(*pips)] += 1
-                tiles[k] = TileReading(pips, t.corners, t.confidence)
+                confidence = min(t.confidence, profile.impossible_confidence) if impossible else t.confidence
+                tiles[k] = TileReading(pips, t.corners, confidence)
                 break
     return tiles
 

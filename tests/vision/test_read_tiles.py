@@ -57,6 +57,20 @@ def test_a_face_read_as_a_tile_another_face_holds_takes_its_next_reading():
     assert _settled_by_set([sure, surer], [[], [((6, 4), 0.9)]], Profile()) == [sure, surer]
 
 
+def test_a_half_the_set_has_not_takes_the_next_reading_however_surely_it_was_read_and_is_marked_for_checking():
+    box = np.array([[0, 0], [10, 0], [10, 20], [0, 20]], float)
+    seven = TileReading((7, 0), box, 0.6)  # a stray mark counted as a seventh pip
+    (settled,) = _settled_by_set([seven], [[((6, 0), 0.6)]], Profile())
+    assert settled.pips == (6, 0) and settled.confidence == Profile().impossible_confidence
+    checked, warnings = _check_set([settled], Profile())
+    assert warnings == ["tile 1 (6|0) is hard to read; check it"]
+    # with no next reading the set can hold, the half stays, and is warned of
+    assert _settled_by_set([seven], [[((8, 0), 0.6)]], Profile()) == [seven]
+    assert "a half above 6" in _check_set([seven], Profile())[1][0]
+    # a double-twelve set has sevens
+    assert _settled_by_set([seven], [[((6, 0), 0.6)]], Profile(max_pips=12)) == [seven]
+
+
 def test_empty_photo_says_no_tile():
     reading = read_tiles(table(), load_profile(None))
     assert reading.tiles == []

@@ -467,8 +467,9 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
     """Where the candidates' ``frames`` left unread (their looks went to a neighbouring face) may hold a tile
     not found: the outlines of those whose centre lies on none of ``faces``; and beside a face one lies on,
     off its centre by ``profile.beside_offset`` of its width across it (or of its length along it), the
-    outline one width beside it (one length beyond its end) on that side: the detector saw two tiles side
-    by side (or end to end) as one, its centre between them."""
+    outline one width beside it (one length beyond its end) on that side, and the outline centred where the
+    face's centre mirrored through the candidate's falls (unless that is one of those): the detector saw two
+    tiles side by side (or end to end, or staggered) as one, its centre between them."""
     alone, beside = [], []
     for frame, face in zip(frames, read):
         if face is not None:
@@ -481,10 +482,15 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
             along = np.array([np.cos(angle), np.sin(angle)])
             across = np.array([-along[1], along[0]])
             off = np.asarray(frame[0], np.float64) - centre
+            centres = []
             if abs(off @ across) >= profile.beside_offset * width:
-                beside.append(geo.quad_of(centre + np.sign(off @ across) * width * across, angle, length, width))
+                centres.append(centre + np.sign(off @ across) * width * across)
             if abs(off @ along) >= profile.beside_offset * length:
-                beside.append(geo.quad_of(centre + np.sign(off @ along) * length * along, angle, length, width))
+                centres.append(centre + np.sign(off @ along) * length * along)
+            if centres and all(np.linalg.norm(centre + 2 * off - c) >= profile.beside_offset * width
+                               for c in centres):
+                centres.append(centre + 2 * off)
+            beside += [geo.quad_of(c, angle, length, width) for c in centres]
     return alone, beside
 
 

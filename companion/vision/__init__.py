@@ -670,14 +670,17 @@ def assemble(found: Faces, profile: Profile) -> Reading:
 
 
 def _logo_vouched(face: FaceReading, sure: list[np.ndarray], profile: Profile) -> bool:
-    """Whether ``face``, read as the logo tile, is surely that tile: read so at least ``profile.logo_sure``,
-    or with a tile's shape where it lies (its fit to what the other faces read surely predict, at least
-    ``profile.gap_fit``; with fewer than two of them nothing predicts it). Score cards with a round print were
-    read as the logo tile 0.88 to 0.97 surely in the tuning and fresh photos, and 997 of the 999 logo tiles
-    read there from 0.985 (the other two of a tile's shape, fitting 0.94 and 0.98)."""
+    """Whether ``face``, read as the logo tile, may be that tile: read so at least ``profile.logo_sure``, or
+    with a tile's shape where it lies (its fit to what the other faces read surely predict, at least
+    ``profile.gap_fit``), or where fewer than two of them predict nothing (a hand of a tile or two: a logo
+    tile there, read in part, is likelier than a score card). Score cards with a round print were read as the
+    logo tile 0.88 to 0.97 surely in the tuning and fresh photos, and 997 of the 999 logo tiles read there
+    from 0.985 (the other two of a tile's shape, fitting 0.94 and 0.98)."""
     if face.logo_score >= profile.logo_sure:
         return True
-    return _plane_fit(face, Plane([q for q in sure if q is not face.corners]), profile) >= profile.gap_fit
+    others = Plane([q for q in sure if q is not face.corners])
+    outline = others.outline(face.corners, profile.tile_aspect)
+    return outline is None or geo.iou(face.corners, outline) >= profile.gap_fit
 
 
 def _bare_misshapen(face: FaceReading, plane: Plane, profile: Profile) -> bool:

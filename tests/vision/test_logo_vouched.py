@@ -1,6 +1,6 @@
 """A face read as the logo tile less surely than ``logo_sure`` is that tile only where it has a tile's shape by
-what the faces read surely around it predict: a score card with a round print reads as the logo almost as
-surely as the tile does, and is left out with a warning that names it."""
+what the faces read surely around it predict (or where too few of them predict anything): a score card with a
+round print reads as the logo almost as surely as the tile does, and is left out with a warning that names it."""
 
 from __future__ import annotations
 

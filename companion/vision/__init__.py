@@ -645,6 +645,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
             kept = [fc for fc in kept if fc is not surest]
             unsure_logo = [surest[0].corners]
     kept = _like_the_set(kept, profile)
+    kept, shapeless = _without_shapeless(kept, sure, profile)
 
     warnings = []
     for corners in cut:
@@ -658,6 +659,12 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         warnings.append(f"a face read as the logo tile (near x={centre[0]:.0f}, y={centre[1]:.0f}, "
                         f"{_where(centre, photo_w, photo_h)}) was left out: it is not surely the logo, nor shaped like "
                         "the tiles around it (a score card?)")
+    for face, count in shapeless:
+        centre = geo.centre_of(face.corners)
+        warnings.append(f"a face read as {count.pips[0]}-{count.pips[1]} (near x={centre[0]:.0f}, y={centre[1]:.0f}, "
+                        f"{_where(centre, photo_w, photo_h)}) was left out: it was read almost without confidence "
+                        f"({min(count.confidence, face.tile_score):.2f}) and has no tile's shape there; add it if it "
+                        "is a tile")
     row = float(np.median([geo.frame_of(f.corners)[3] for f, _ in kept])) if kept else 1.0
     kept.sort(key=lambda fc: _reading_order(fc[0], row))
     tiles = [TileReading(c.pips, f.corners, round(min(c.confidence, f.tile_score), 3), tuple(c.others))
@@ -681,6 +688,23 @@ def _logo_vouched(face: FaceReading, sure: list[np.ndarray], profile: Profile) -
     others = Plane([q for q in sure if q is not face.corners])
     outline = others.outline(face.corners, profile.tile_aspect)
     return outline is None or geo.iou(face.corners, outline) >= profile.gap_fit
+
+
+def _without_shapeless(kept: list[tuple[FaceReading, Count]], sure: list[np.ndarray], profile: Profile) \
+        -> tuple[list[tuple[FaceReading, Count]], list[tuple[FaceReading, Count]]]:
+    """``kept`` without, and apart, the faces read less surely than ``profile.shapeless_below`` (their pips or
+    their being a tile) that have no tile's shape where they lie: their fit to what the other faces read surely
+    predict is below ``profile.gap_fit``, or fewer than two of them predict nothing. Such a face is most often
+    no tile (a score card's numbers, a cloth's square, a plank); a tile read so is read wrong more often than
+    right."""
+    def shapeless(face: FaceReading, count: Count) -> bool:
+        if min(count.confidence, face.tile_score) >= profile.shapeless_below:
+            return False
+        outline = Plane([q for q in sure if q is not face.corners]).outline(face.corners, profile.tile_aspect)
+        return outline is None or geo.iou(face.corners, outline) < profile.gap_fit
+
+    gone = [fc for fc in kept if shapeless(*fc)]
+    return [fc for fc in kept if not any(fc is g for g in gone)], gone
 
 
 def _bare_misshapen(face: FaceReading, plane: Plane, profile: Profile) -> bool:

@@ -158,6 +158,9 @@ class Profile:
     # a reading the set cannot hold (a half above ``max_pips``, a tile twice) is at most this sure (below
     # ``doubt_below``, so that it is marked for checking)
     impossible_confidence: float = 0.3
+    # a face read less surely than this (its pips or its being a tile) with no tile's shape where it lies, or
+    # nothing to judge its shape by, is left out and named in a warning: a card's numbers, a cloth's square
+    shapeless_below: float = 0.2
 
     @classmethod
     def from_dict(cls, data: dict) -> "Profile":
@@ -192,7 +195,7 @@ class Profile:
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
                     "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
-                    "shaped_tile_threshold", "shaped_fit", "logo_sure"):
+                    "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

@@ -694,17 +694,17 @@ def _without_shapeless(kept: list[tuple[FaceReading, Count]], sure: list[np.ndar
         -> tuple[list[tuple[FaceReading, Count]], list[tuple[FaceReading, Count]]]:
     """``kept`` without, and apart, the faces read less surely than ``profile.shapeless_below`` (their pips or
     their being a tile) that have no tile's shape where they lie: their fit to what the other faces read surely
-    predict is below ``profile.gap_fit``, or fewer than two of them predict nothing. Such a face is most often
-    no tile (a score card's numbers, a cloth's square, a plank); a tile read so is read wrong more often than
-    right."""
+    predict is below ``profile.gap_fit``, or, with fewer than two of them, nothing predicts it. Such a face is
+    most often no tile (a score card's numbers, a cloth's square, a plank); a tile read so is read wrong more
+    often than right."""
     def shapeless(face: FaceReading, count: Count) -> bool:
         if min(count.confidence, face.tile_score) >= profile.shapeless_below:
             return False
         outline = Plane([q for q in sure if q is not face.corners]).outline(face.corners, profile.tile_aspect)
         return outline is None or geo.iou(face.corners, outline) < profile.gap_fit
 
-    gone = [fc for fc in kept if shapeless(*fc)]
-    return [fc for fc in kept if not any(fc is g for g in gone)], gone
+    flags = [shapeless(face, count) for face, count in kept]
+    return [fc for fc, gone in zip(kept, flags) if not gone], [fc for fc, gone in zip(kept, flags) if gone]
 
 
 def _bare_misshapen(face: FaceReading, plane: Plane, profile: Profile) -> bool:

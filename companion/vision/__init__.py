@@ -685,9 +685,15 @@ def _logo_vouched(face: FaceReading, sure: list[np.ndarray], profile: Profile) -
     from 0.985 (the other two of a tile's shape, fitting 0.94 and 0.98)."""
     if face.logo_score >= profile.logo_sure:
         return True
-    others = Plane([q for q in sure if q is not face.corners])
-    outline = others.outline(face.corners, profile.tile_aspect)
-    return outline is None or geo.iou(face.corners, outline) >= profile.gap_fit
+    fit = _fit_by_others(face, sure, profile)
+    return fit is None or fit >= profile.gap_fit
+
+
+def _fit_by_others(face: FaceReading, sure: list[np.ndarray], profile: Profile) -> float | None:
+    """How well ``face`` fits the outline the other faces read surely (``sure``, it aside) predict at its place
+    (intersection over union); None where fewer than two of them predict nothing."""
+    outline = Plane([q for q in sure if q is not face.corners]).outline(face.corners, profile.tile_aspect)
+    return None if outline is None else geo.iou(face.corners, outline)
 
 
 def _without_shapeless(kept: list[tuple[FaceReading, Count]], sure: list[np.ndarray], profile: Profile) \
@@ -700,8 +706,8 @@ def _without_shapeless(kept: list[tuple[FaceReading, Count]], sure: list[np.ndar
     def shapeless(face: FaceReading, count: Count) -> bool:
         if min(count.confidence, face.tile_score) >= profile.shapeless_below:
             return False
-        outline = Plane([q for q in sure if q is not face.corners]).outline(face.corners, profile.tile_aspect)
-        return outline is None or geo.iou(face.corners, outline) < profile.gap_fit
+        fit = _fit_by_others(face, sure, profile)
+        return fit is None or fit < profile.gap_fit
 
     flags = [shapeless(face, count) for face, count in kept]
     return [fc for fc, gone in zip(kept, flags) if not gone], [fc for fc, gone in zip(kept, flags) if gone]

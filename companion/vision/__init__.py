@@ -167,6 +167,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _resplit(pyramid, faces, profile)
     looked: list[FaceReading] = []  # the faces looked along as straddles, or found so
     faces = _unstraddled(pyramid, faces, profile, looked)
+    faces = _split_in_two(pyramid, faces, _held_off_centre(frames, read, faces, profile), profile)
     faces = _filled(pyramid, faces, *_orphans(frames, read, faces, profile), profile)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
     faces = _logo_sought(image_bgr, source_scale, pyramid, faces, profile)
@@ -425,6 +426,88 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
             faces.extend(tiles[1:])
         looked.extend(face for tiles in found.values() for face in tiles)  # a tile found is no straddle
     return faces
+
+
+def _held_off_centre(frames: list[tuple[np.ndarray, float, float, float]], read: list[FaceReading | None],
+                     faces: list[FaceReading], profile: Profile) -> dict[int, list[np.ndarray]]:
+    """The whole faces of ``faces`` holding a candidate's centre left unread (``frames``, ``read``; on the
+    face or within ``profile.straddle_sides`` of its width outside it) off their centre along their axis by at
+    least that share of their length, each with the centres of those that lie off it across it by at least that
+    share of its width too: the detector saw a tile there, perhaps one of two that the reader read one face
+    across (whose looks moved its outline off them)."""
+    held: dict[int, list[np.ndarray]] = {}
+    for frame, face in zip(frames, read):
+        if face is not None:
+            continue
+        point = np.asarray(frame[0], np.float64)
+        under = [k for k, f in enumerate(faces) if f.tile_score >= profile.tile_threshold and
+                 cv2.pointPolygonTest(f.corners.astype(np.float32), (float(point[0]), float(point[1])), True) >=
+                 -profile.straddle_sides * geo.frame_of(f.corners)[3]]
+        if len(under) != 1:
+            continue
+        centre, angle, length, width = geo.frame_of(faces[under[0]].corners)
+        along = np.array([np.cos(angle), np.sin(angle)])
+        if abs((point - centre) @ along) >= profile.straddle_sides * length:
+            aside = held.setdefault(under[0], [])
+            if abs((point - centre) @ [-along[1], along[0]]) >= profile.straddle_sides * width:
+                aside.append(point)
+    return held
+
+
+def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, list[np.ndarray]],
+                  profile: Profile) -> list[FaceReading]:
+    """``faces``, each face ``held`` (see ``_held_off_centre``) replaced by the two tiles it may lie across where
+    looks find both: tiles end to end, through the face moved half a tile each way along it; tiles side by
+    side, through the square it makes with the place beside it toward a candidate held off it across, split
+    the other way (a face read in that place gives way too). The two looks must be whole tiles, settled (they may take one look more), sure of
+    their pips and surer on the whole than the faces they replace, two tiles of the set read surely nowhere
+    else (nor the very tiles they replace, moved), of a tile's shape there (their fit to the plane's
+    prediction at least ``profile.gap_fit``), not on each other, and on no other whole face but the ones they
+    replace. A face across two tiles reads as a tile of its own (their halves there) nearly as surely as they
+    do; the looks beside a true tile take in half of it and the ground or a neighbour beyond, or read across
+    two tiles themselves."""
+    if not held:
+        return faces
+    pairs: list[tuple[int, list[np.ndarray], np.ndarray | None]] = []  # face, two outlines, the neighbour's
+    for k, aside in held.items():
+        corners = faces[k].corners
+        pairs.append((k, _moved(corners, 0.5, 0.0), None))
+        beside = _moved(corners, 0.0, 1.0)  # its neighbours' places, one each side
+        for side in {min((0, 1), key=lambda n: float(np.linalg.norm(geo.centre_of(beside[n]) - point)))
+                     for point in aside}:
+            pairs.append((k, split_the_other_way(corners, beside[side]), beside[side]))
+    plane = Plane(_judged(faces, profile)[0])
+    looks = read_outlines(pyramid, [q for _, two, _ in pairs for q in two], profile, floor=profile.tile_threshold)
+    looks = [_one_look_more(pyramid, face, profile) for face in looks]
+    whole = [j for j, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
+    confidence = {j: count_pips(faces[j], profile).confidence for j in whole}
+    best: dict[int, tuple[float, list[FaceReading], list[int]]] = {}
+    for n, (k, _, neighbour) in enumerate(pairs):
+        pair = looks[2 * n:2 * n + 2]
+        counts = [count_pips(face, profile) for face in pair]
+        gone = [k] + [j for j in whole if neighbour is not None and j != k and
+                      geo.overlap(faces[j].corners, neighbour) > profile.same_face_overlap]
+        elsewhere = {tuple(sorted(count_pips(faces[j], profile).pips)) for j in whole
+                     if j not in gone and confidence[j] >= profile.doubt_below}  # the tiles read surely elsewhere
+        score = float(np.mean([c.confidence for c in counts]))
+        tiles = sorted(tuple(sorted(c.pips)) for c in counts)
+        if tiles[0] != tiles[1] and not elsewhere & set(tiles) and \
+                tiles != sorted(tuple(sorted(count_pips(faces[j], profile).pips)) for j in gone) and \
+                score > np.mean([confidence[j] for j in gone]) and \
+                geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap and \
+                all(face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
+                    c.confidence >= profile.doubt_below and _plane_fit(face, plane, profile) >= profile.gap_fit and
+                    not _on_another(face, -1, faces, profile, besides=gone) for face, c in zip(pair, counts)):
+            if score > best.get(k, (-1.0,))[0]:
+                best[k] = (score, pair, gone)
+    gone: set[int] = set()
+    new: list[FaceReading] = []
+    for _, pair, replaced in sorted(best.values(), key=lambda b: -b[0]):  # (two faces across the same tiles)
+        if not gone.intersection(replaced) and not any(geo.overlap(f.corners, g.corners) > profile.same_face_overlap
+                                                        for f in pair for g in new):
+            gone.update(replaced)
+            new.extend(pair)
+    return [face for j, face in enumerate(faces) if j not in gone] + new
 
 
 def _one_look_more(pyramid: Pyramid, face: FaceReading, profile: Profile) -> FaceReading:

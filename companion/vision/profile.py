@@ -122,6 +122,10 @@ class Profile:
     # (see ``_unstraddled``); a face touches the next end to end within the same slack
     straddle_slack: float = 0.25
     straddle_rounds: int = 3  # rounds of those looks while they find tiles (a line read half a tile off)
+    # a whole face holding a candidate left unread off its centre along it by at least this share of its length
+    # (on it, or outside it by at most this share of its width) may lie across two tiles, end to end or (where
+    # the candidate lies off it across by as much of its width) side by side (see ``_split_in_two``)
+    straddle_sides: float = 0.15
     settled_px: float = 10.0
 
     # --- what is kept --------------------------------------------------------------------------------------
@@ -195,7 +199,7 @@ class Profile:
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
                     "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
-                    "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below"):
+                    "straddle_sides", "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

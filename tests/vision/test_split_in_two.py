@@ -1,0 +1,126 @@
+"""A whole face read across two tiles (end to end, or side by side) where the detector saw a tile off its
+centre is looked at again as the two tiles, and replaced by them where both are read surely."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import companion.vision as vision
+from companion.vision import Profile
+from companion.vision import geometry as geo
+from companion.vision.read import FaceReading
+
+from drawing import peaks
+
+LENGTH, WIDTH = 160.0, 80.0
+
+
+def _face(quad: np.ndarray, pips: tuple[int, int], heat: float = 0.97) -> FaceReading:
+    return FaceReading(np.asarray(quad, np.float64), 0.99, tuple(peaks(n, heat) for n in pips), 0.0, 0.5)
+
+
+def _tile(x: float, y: float, angle: float = 0.0) -> np.ndarray:
+    return geo.quad_of((x, y), angle, LENGTH, WIDTH)
+
+
+# four tiles read surely far off (they make the table's plane), and two tiles never read by themselves
+TABLE = [_face(_tile(200, 100), (1, 1)), _face(_tile(600, 100), (2, 1)), _face(_tile(1000, 100), (3, 1)),
+         _face(_tile(1000, 300), (2, 2))]
+END_TO_END = [(_tile(300, 500), (3, 6)), (_tile(460, 500), (4, 5))]
+# read less surely than the tiles (its divider is the seam between them), but surely
+ACROSS_THE_ENDS = _face(_tile(380, 500), (6, 4), 0.85)  # the 3-6's 6 half and the 4-5's 4 half
+SIDE_BY_SIDE = [(_tile(300, 500), (3, 6)), (_tile(300, 580), (4, 5))]
+ACROSS_THE_SIDES = _face(_tile(260, 540, np.pi / 2), (3, 4), 0.85)  # the two tiles' left halves
+
+
+def _reader(tiles: list[tuple[np.ndarray, tuple[int, int]]]):
+    """A reader that finds a tile of ``tiles`` from an outline near it (centre within a fifth of a length)
+    and otherwise sees no tile (half of one and the ground beyond)."""
+    def read_outlines(pyramid, quads, profile, floor=None):
+        out = []
+        for q in quads:
+            near = [(t, p) for t, p in tiles if np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)) < 0.2 * LENGTH]
+            out.append(_face(*near[0]) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+        return out
+
+    return read_outlines
+
+
+def _unread(x: float, y: float) -> tuple[np.ndarray, float, float, float]:
+    return np.array([x, y]), 0.0, LENGTH, WIDTH
+
+
+def _pips(faces: list[FaceReading]) -> list[tuple[int, int]]:
+    return sorted(vision.count_pips(f, Profile()).pips for f in faces)
+
+
+def test_a_candidate_off_the_centre_of_a_whole_face_holds_it():
+    faces = TABLE + [ACROSS_THE_ENDS]
+    # off along it (the 4-5's centre, seen by the detector): held; off across it too: with its place
+    assert vision._held_off_centre([_unread(450, 500)], [None], faces, Profile()) == {4: []}
+    held = vision._held_off_centre([_unread(450, 530)], [None], faces, Profile())
+    assert list(held) == [4] and np.allclose(held[4][0], (450, 530))
+    # just outside its outline (the face's looks moved it off the candidate), still held
+    assert list(vision._held_off_centre([_unread(450, 545)], [None], faces, Profile())) == [4]
+    # near its centre, read, far outside it, or off less than straddle_sides: none
+    assert vision._held_off_centre([_unread(390, 500)], [None], faces, Profile()) == {}
+    assert vision._held_off_centre([_unread(450, 500)], [ACROSS_THE_ENDS], faces, Profile()) == {}
+    assert vision._held_off_centre([_unread(450, 600)], [None], faces, Profile()) == {}
+    assert vision._held_off_centre([_unread(450, 500)], [None], faces, Profile(straddle_sides=0.5)) == {}
+
+
+@pytest.mark.parametrize("tiles, across, frame", [
+    (END_TO_END, ACROSS_THE_ENDS, _unread(450, 505)),
+    (SIDE_BY_SIDE, ACROSS_THE_SIDES, _unread(290, 585)),
+])
+def test_a_face_across_two_tiles_gives_way_to_them(monkeypatch, tiles, across, frame):
+    monkeypatch.setattr(vision, "read_outlines", _reader(tiles))
+    faces = TABLE + [across]
+    split = vision._split_in_two(None, faces, vision._held_off_centre([frame], [None], faces, Profile()), Profile())
+    assert split[:4] == TABLE and len(split) == 6
+    assert all(any(np.allclose(f.corners, t) for f in split[4:]) for t, _ in tiles)
+    assert _pips(split[4:]) == sorted(p for _, p in tiles)
+
+
+def test_a_true_tile_with_a_candidate_off_its_centre_stays(monkeypatch):
+    # the looks beside it take in half of it and the ground beyond: no tile
+    monkeypatch.setattr(vision, "read_outlines", _reader([]))
+    faces = TABLE + [ACROSS_THE_ENDS]
+    assert vision._split_in_two(None, faces, {4: [np.array([450.0, 530.0])]}, Profile()) == faces
+
+
+def test_only_both_tiles_read_surely_replace_the_face(monkeypatch):
+    # one of the two found: the face stays (a tile and its neighbour's look would do the same)
+    monkeypatch.setattr(vision, "read_outlines", _reader(END_TO_END[:1]))
+    faces = TABLE + [ACROSS_THE_ENDS]
+    assert vision._split_in_two(None, faces, {4: []}, Profile()) == faces
+    # both found, but reading the same tile: one of them is misread
+    monkeypatch.setattr(vision, "read_outlines", _reader([(END_TO_END[0][0], (3, 6)), (END_TO_END[1][0], (6, 3))]))
+    assert vision._split_in_two(None, faces, {4: []}, Profile()) == faces
+    # both found, but one lies on another whole face
+    monkeypatch.setattr(vision, "read_outlines", _reader(END_TO_END))
+    on_it = faces + [_face(_tile(460, 520), (6, 6))]
+    assert vision._split_in_two(None, on_it, {4: []}, Profile()) == on_it
+    # both found, but one is read surely elsewhere (a set holds each tile once); read with doubt there, it is
+    # that tile that is misread
+    twice = faces + [_face(_tile(1000, 700), (5, 4))]
+    assert vision._split_in_two(None, twice, {4: []}, Profile()) == twice
+    doubted = faces + [_face(_tile(1000, 700), (5, 4), 0.6)]
+    assert len(vision._split_in_two(None, doubted, {4: []}, Profile())) == len(doubted) + 1
+    # both found, but no surer on the whole than the face across them
+    sure_across = TABLE + [_face(ACROSS_THE_ENDS.corners, (6, 4))]
+    assert vision._split_in_two(None, sure_across, {4: []}, Profile()) == sure_across
+
+
+def test_the_other_face_across_the_same_two_tiles_gives_way_too(monkeypatch):
+    other = _face(_tile(340, 540, np.pi / 2), (6, 5), 0.85)  # the two tiles' right halves
+    faces = TABLE + [ACROSS_THE_SIDES, other]
+    held = {4: [np.array([290.0, 585.0])]}
+    monkeypatch.setattr(vision, "read_outlines", _reader(SIDE_BY_SIDE))
+    split = vision._split_in_two(None, faces, held, Profile())
+    assert split[:4] == TABLE and _pips(split[4:]) == [(3, 6), (4, 5)]
+    # looks that read the very tiles the two faces read, moved, change nothing
+    moved = [(SIDE_BY_SIDE[0][0], (3, 4)), (SIDE_BY_SIDE[1][0], (6, 5))]
+    monkeypatch.setattr(vision, "read_outlines", _reader(moved))
+    assert vision._split_in_two(None, faces, held, Profile()) == faces

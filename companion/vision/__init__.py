@@ -459,13 +459,13 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
     """``faces``, each face ``held`` (see ``_held_off_centre``) replaced by the two tiles it may lie across where
     looks find both: tiles end to end, through the face moved half a tile each way along it; tiles side by
     side, through the square it makes with the place beside it toward a candidate held off it across, split
-    the other way (a face read in that place gives way too). The two looks must be whole tiles, settled (they may take one look more), sure of
-    their pips and surer on the whole than the faces they replace, two tiles of the set read surely nowhere
-    else (nor the very tiles they replace, moved), of a tile's shape there (their fit to the plane's
-    prediction at least ``profile.gap_fit``), not on each other, and on no other whole face but the ones they
-    replace. A face across two tiles reads as a tile of its own (their halves there) nearly as surely as they
-    do; the looks beside a true tile take in half of it and the ground or a neighbour beyond, or read across
-    two tiles themselves."""
+    the other way (a face read in that place gives way too). The two looks must be whole tiles, settled (they
+    may take one look more), sure of their pips and surer on the whole than the faces they replace, two tiles
+    of the set read surely nowhere else (nor the very tiles they replace, moved), of a tile's shape there
+    (their fit to the plane's prediction at least ``profile.gap_fit``), not on each other, and on no other
+    whole face but the ones they replace. A face across two tiles reads as a tile of its own (their halves
+    there) nearly as surely as they do; the looks beside a true tile take in half of it and the ground or a
+    neighbour beyond, or read across two tiles themselves."""
     if not held:
         return faces
     pairs: list[tuple[int, list[np.ndarray], np.ndarray | None]] = []  # face, two outlines, the neighbour's

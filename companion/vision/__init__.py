@@ -611,6 +611,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     if profile.end_touch:
         places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places, profile.tile_aspect,
                            _doubles(faces, profile), plane, np.radians(profile.gap_turn_deg)))
+    halves = _halves_of_two(faces, plane, profile)
+    places.extend(halves)
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     for outline in (plane.outline(quad, profile.tile_aspect) for quad in orphans):
         if outline is not None:  # (the detector's centre may lie off the tile, toward the neighbour its looks took)
@@ -618,7 +620,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in beside) if o is not None)
 
     found = _found_at(pyramid, list(faces), places, guesses, plane, profile)
-    looked, before = list(places), faces
+    looked, before = [q for q in places if not any(q is h for h in halves)], faces  # (a line's end may lie on a half)
     for _ in range(profile.end_rounds if profile.end_touch else 0):  # a line found to go on may go on further
         if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
             break  # no tile found or replaced: no line leads anywhere new
@@ -630,6 +632,24 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         looked.extend(more)
         before, found = found, _found_at(pyramid, list(found), more, len(more), plane, profile)
     return found
+
+
+def _halves_of_two(faces: list[FaceReading], plane: Plane, profile: Profile) -> list[np.ndarray]:
+    """For each face of ``faces`` not read as a whole tile that is two tiles long where it lies (its length
+    twice that of the outline ``plane`` predicts there, give or take ``profile.gap_slack`` of a tile), the
+    outlines ``plane`` predicts at its two halves: the detector saw two tiles end to end as one face."""
+    out = []
+    for face in faces:
+        tile = plane.outline(face.corners, profile.tile_aspect) if face.tile_score < profile.tile_threshold else None
+        if tile is None or abs(geo.frame_of(face.corners)[2] / geo.frame_of(tile)[2] - 2) > 2 * profile.gap_slack:
+            continue
+        q = np.asarray(face.corners, np.float64)
+        middle = [(q[0] + q[3]) / 2, (q[1] + q[2]) / 2]  # across the face's middle ([0]-[1] is an end)
+        for half in (np.array([q[0], q[1], middle[1], middle[0]]), np.array([middle[0], middle[1], q[2], q[3]])):
+            outline = plane.outline(half, profile.tile_aspect)
+            if outline is not None:
+                out.append(outline)
+    return out
 
 
 def _doubles(faces: list[FaceReading], profile: Profile) -> list[bool]:

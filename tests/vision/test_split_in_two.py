@@ -1,5 +1,6 @@
 """A whole face read across two tiles (end to end, or side by side) where the detector saw a tile off its
-centre is looked at again as the two tiles, and replaced by them where both are read surely."""
+centre is looked at again as the two tiles, and replaced by them where both are read surely; a face two
+tiles long, read as no tile, is looked at as two tiles end to end."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 import companion.vision as vision
 from companion.vision import Profile
 from companion.vision import geometry as geo
+from companion.vision.plane import Plane
 from companion.vision.read import FaceReading
 
 from drawing import peaks
@@ -124,3 +126,19 @@ def test_the_other_face_across_the_same_two_tiles_gives_way_too(monkeypatch):
     moved = [(SIDE_BY_SIDE[0][0], (3, 4)), (SIDE_BY_SIDE[1][0], (6, 5))]
     monkeypatch.setattr(vision, "read_outlines", _reader(moved))
     assert vision._split_in_two(None, faces, held, Profile()) == faces
+
+
+def test_a_face_two_tiles_long_read_as_no_tile_is_looked_at_as_two_tiles(monkeypatch):
+    plane = Plane([f.corners for f in TABLE])
+    both = FaceReading(geo.quad_of((380, 500), 0.0, 2 * LENGTH, WIDTH), 0.01, ((), ()), 0.0, 0.5)
+    halves = vision._halves_of_two([both], plane, Profile())
+    assert len(halves) == 2 and all(any(np.allclose(h, t, atol=1.0) for h in halves) for t, _ in END_TO_END)
+    # a face of a tile's length, one read as a whole tile, or one 1.5 tiles long: no guess
+    assert vision._halves_of_two([ACROSS_THE_ENDS], plane, Profile()) == []
+    assert vision._halves_of_two([FaceReading(both.corners, 0.99, ((), ()), 0.0, 0.5)], plane, Profile()) == []
+    longer = FaceReading(geo.quad_of((380, 500), 0.0, 1.5 * LENGTH, WIDTH), 0.01, ((), ()), 0.0, 0.5)
+    assert vision._halves_of_two([longer], plane, Profile()) == []
+    # the gaps' looks find both tiles there
+    monkeypatch.setattr(vision, "read_outlines", _reader(END_TO_END))
+    filled = vision._filled(None, TABLE + [both], [], [], Profile())
+    assert _pips(filled[5:]) == [(3, 6), (4, 5)]

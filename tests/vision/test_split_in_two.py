@@ -142,3 +142,21 @@ def test_a_face_two_tiles_long_read_as_no_tile_is_looked_at_as_two_tiles(monkeyp
     monkeypatch.setattr(vision, "read_outlines", _reader(END_TO_END))
     filled = vision._filled(None, TABLE + [both], [], [], Profile())
     assert _pips(filled[5:]) == [(3, 6), (4, 5)]
+
+
+def test_the_halves_looked_at_do_not_stand_in_for_a_lines_end_looks(monkeypatch):
+    # a half's place can lie near where a line found from it goes on: the end looks after it must be made
+    plane = Plane([f.corners for f in TABLE])
+    both = FaceReading(geo.quad_of((380, 500), 0.0, 2 * LENGTH, WIDTH), 0.01, ((), ()), 0.0, 0.5)
+    halves = vision._halves_of_two([both], plane, Profile())
+    told: list = []
+
+    def ends(quads, touch, overlap, looked, *rest):
+        told.append(list(looked))
+        return []
+
+    monkeypatch.setattr(vision, "ends", ends)
+    monkeypatch.setattr(vision, "read_outlines", _reader(END_TO_END))
+    filled = vision._filled(None, TABLE + [both], [], [], Profile())
+    assert len(filled) == 7 and len(told) == 2  # the first ends, then again past the tiles found
+    assert not any(np.allclose(q, h) for h in halves for q in told[1])

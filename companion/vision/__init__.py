@@ -590,11 +590,12 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     more (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile
     beyond the end of a line, in line or a double laid crosswise, past a whole face with another against its
     other end, and one a width beyond a whole face with another against its other long side (``plane.ends``);
+    at the two halves of a face read as no tile that is two tiles long (``_halves_of_two``);
     at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
     a look through the outline the faces read surely predict there along it, and through it moved each way
     along and across (``profile.shift_along``, ``profile.shift_across``); ``beside`` a face a candidate left
     unread lay on (see ``_orphans``), a look through the outline they predict there. A look that is a whole tile,
-    sure of its pips (a gap or a line's end is a guess, unless the reader is as sure it is a whole tile as
+    sure of its pips (a gap, a half or a line's end is a guess, unless the reader is as sure it is a whole tile as
     ``profile.guess_tile_sure``; at an orphan, where the detector saw a tile, at least
     ``profile.candidate_confidence``), settled (a whole tile not yet settled is looked at once more), and of a
     tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``, at an orphan
@@ -636,8 +637,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
 
 def _halves_of_two(faces: list[FaceReading], plane: Plane, profile: Profile) -> list[np.ndarray]:
     """For each face of ``faces`` not read as a whole tile that is two tiles long where it lies (its length
-    twice that of the outline ``plane`` predicts there, give or take ``profile.gap_slack`` of a tile), the
-    outlines ``plane`` predicts at its two halves: the detector saw two tiles end to end as one face."""
+    twice that of the outline ``plane`` predicts there, give or take twice ``profile.gap_slack`` of a tile),
+    the outlines ``plane`` predicts at its two halves: the detector saw two tiles end to end as one face."""
     out = []
     for face in faces:
         tile = plane.outline(face.corners, profile.tile_aspect) if face.tile_score < profile.tile_threshold else None

@@ -485,21 +485,21 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
     for n, (k, _, neighbour) in enumerate(pairs):
         pair = looks[2 * n:2 * n + 2]
         counts = [count_pips(face, profile) for face in pair]
-        gone = [k] + [j for j in whole if neighbour is not None and j != k and
-                      geo.overlap(faces[j].corners, neighbour) > profile.same_face_overlap]
+        replaced = [k] + [j for j in whole if neighbour is not None and j != k and
+                          geo.overlap(faces[j].corners, neighbour) > profile.same_face_overlap]
         elsewhere = {tuple(sorted(count_pips(faces[j], profile).pips)) for j in whole
-                     if j not in gone and confidence[j] >= profile.doubt_below}  # the tiles read surely elsewhere
+                     if j not in replaced and confidence[j] >= profile.doubt_below}  # the tiles read surely elsewhere
         score = float(np.mean([c.confidence for c in counts]))
         tiles = sorted(tuple(sorted(c.pips)) for c in counts)
         if tiles[0] != tiles[1] and not elsewhere & set(tiles) and \
-                tiles != sorted(tuple(sorted(count_pips(faces[j], profile).pips)) for j in gone) and \
-                score > np.mean([confidence[j] for j in gone]) and \
+                tiles != sorted(tuple(sorted(count_pips(faces[j], profile).pips)) for j in replaced) and \
+                score > np.mean([confidence[j] for j in replaced]) and \
                 geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap and \
                 all(face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
                     c.confidence >= profile.doubt_below and _plane_fit(face, plane, profile) >= profile.gap_fit and
-                    not _on_another(face, -1, faces, profile, besides=gone) for face, c in zip(pair, counts)):
+                    not _on_another(face, -1, faces, profile, besides=replaced) for face, c in zip(pair, counts)):
             if score > best.get(k, (-1.0,))[0]:
-                best[k] = (score, pair, gone)
+                best[k] = (score, pair, replaced)
     gone: set[int] = set()
     new: list[FaceReading] = []
     for _, pair, replaced in sorted(best.values(), key=lambda b: -b[0]):  # (two faces across the same tiles)

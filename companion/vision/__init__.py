@@ -232,7 +232,8 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     emblem on one half for the face, and the emblem tells no axis); a new look must still be the logo, and may
     take one look more to settle. A new look read surely may lie on whole faces mostly within it that have no
     tile's shape (fit below ``profile.gap_fit``) and fit worse than it by ``profile.fit_margin`` (the rest of its
-    tile read apart: the other half, or the emblem): they give way to it."""
+    tile read apart: the other half, or the emblem): they give way to it. A new look that still has no tile's
+    shape is looked at once more (``_reshaped_again``)."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
     plane = Plane(sure)
 
@@ -308,6 +309,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         if not _on_another(face, k, faces, profile, besides=within):
             best[k] = (face, face_fit)
             parts[k] = within
+    _reshaped_again(pyramid, faces, best, {k: within for k, within in parts.items() if k not in logos}, plane, profile)
     faces = list(faces)
     for k, (face, _) in best.items():
         faces[k] = face
@@ -316,6 +318,29 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
         if k not in gone:
             gone.update(within)
     return [face for j, face in enumerate(faces) if j not in gone]
+
+
+def _reshaped_again(pyramid: Pyramid, faces: list[FaceReading], best: dict[int, tuple[FaceReading, float]],
+                    parts: dict[int, list[int]], plane: Plane, profile: Profile) -> None:
+    """``best[k]`` (a look that took the place of face ``k``, and its fit) for each ``k`` of ``parts``, looked at once
+    more through the outline ``plane`` predicts at the look's own place where it fits that less than
+    ``profile.shape_overlap``: a look through an outline off the tile settles on part of it. The new look
+    replaces it if it is a whole tile, settled, read surely (``profile.doubt_below``), lies on no other whole
+    face but ``parts[k]`` (the faces the look took in) and fits better by ``profile.fit_margin``; its pips need
+    not be surer than those of the part."""
+    outlines = {k: plane.outline(best[k][0].corners, profile.tile_aspect) for k in parts
+                if best[k][1] < profile.shape_overlap}
+    again = [k for k, outline in outlines.items() if outline is not None]
+    if not again:
+        return
+    for k, face in zip(again, read_outlines(pyramid, [outlines[k] for k in again], profile,
+                                            floor=profile.tile_threshold)):
+        if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
+                count_pips(face, profile).confidence < profile.doubt_below:
+            continue
+        face_fit = _plane_fit(face, plane, profile)
+        if face_fit > best[k][1] + profile.fit_margin and not _on_another(face, k, faces, profile, besides=parts[k]):
+            best[k] = (face, face_fit)
 
 
 def _resplit(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:

@@ -522,3 +522,38 @@ def test_a_face_read_with_doubt_but_once_beside_another_keeps_its_place(monkeypa
     assert vision.count_pips(unsure, Profile()).confidence < Profile().doubt_below
     faces = [_sure(TOP, (5, 5)), unsure]
     assert _same(vision._resplit(None, faces, Profile()), faces)
+
+
+@pytest.mark.parametrize("heat, where, replaced", [
+    (0.8, MISSED, True),  # read surely (0.6), if less surely than the part: the whole tile takes its place
+    (0.7, MISSED, False),  # read with doubt (0.4)
+    (0.8, TABLE[3], False),  # lies on the tile beside it
+])
+def test_a_look_that_took_part_of_a_tile_is_looked_at_once_more_where_the_plane_says(monkeypatch, heat, where,
+                                                                                       replaced):
+    # a look taken from an outline off the 4-5 settled on its right three quarters, its pips read surely
+    part = geo.quad_of((480, 300), 0.0, 0.75 * LENGTH, WIDTH)
+    plane = vision.Plane(TABLE)
+    faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_sure(_tile(430, 300), (1, 5))]
+    best = {4: (_sure(part, (2, 5)), vision._plane_fit(_sure(part, (2, 5)), plane, Profile()))}
+    seen: list[np.ndarray] = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        seen.extend(quads)
+        halves = (peaks(4, heats=(0.97, 0.97, 0.97, heat)), peaks(5, heat))
+        return [FaceReading(where, 0.99, halves, 0.0, 0.5) for _ in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    vision._reshaped_again(None, faces, best, {4: []}, plane, Profile())
+    # looked at through the outline the plane predicts at the part's place
+    assert len(seen) == 1 and geo.iou(seen[0], plane.outline(part, Profile().tile_aspect)) > 0.99
+    assert (vision.count_pips(best[4][0], Profile()).pips == (4, 5)) == replaced
+
+
+def test_a_look_that_took_a_whole_tile_is_not_looked_at_again(monkeypatch):
+    plane = vision.Plane(TABLE)
+    whole = _sure(MISSED, (4, 5))
+    best = {4: (whole, vision._plane_fit(whole, plane, Profile()))}
+    monkeypatch.setattr(vision, "read_outlines", lambda *a, **k: pytest.fail("looked at again"))
+    vision._reshaped_again(None, _faces(), best, {4: []}, plane, Profile())
+    assert best[4][0] is whole

@@ -155,7 +155,7 @@ class Profile:
     # surely is no tile of the set (grass, a card, a blanket's print); of the 21,414 tiles read right on the
     # tuning photos, in sun and shade alike, 99% lie within 11 of the sure faces' median colour, and 99% within
     # 3.2 and 99.9% within 8 of the nearest of them (of the 793 logo tiles among them, all within 8.3); one sure
-    # face is enough to judge by: on 2,600 fresh photos, 3 dropped no tile that 1 kept, and kept a card
+    # face is enough to judge by: on 2,600 fresh photos, 1 left out no tile that 3 kept, and left out a card
     colour_far: float = 12.0
     colour_sure_min: int = 1
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning

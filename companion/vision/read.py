@@ -210,13 +210,18 @@ def _peaks(heat: np.ndarray, profile: Profile,
 def count_pips(face: FaceReading, profile: Profile) -> Count:
     """The pips of each half at ``profile.pip_threshold``, how sure that is, and the next readings: a half
     is doubtful when a counted pip is faint, an uncounted peak off the middle line is strong, a counted pip
-    lies on the middle line, or (in a double-six set) its pips lie askew of the middle of the half.
+    lies on the middle line, or (in a double-six set) its pips lie askew of the middle of the half. In a
+    double-six set a faint pip that alone sets a half askew is a stray mark, not counted (``_stray``); the
+    half is then as doubtful as one askew, with that pip counted as its next reading.
     In a set with a logo, a face the reader takes for the logo tile is the double-blank: its marks are no pips."""
     if profile.logo and face.logo_score >= profile.logo_threshold:
         return Count((0, 0), float(np.clip(2 * face.logo_score - 1, 0, 1)), [])
     counts, confs, nexts = [], [], []
     for half in face.peaks:
         counted = [p for p in half if p.heat >= profile.pip_threshold]
+        stray = profile.max_pips == 6 and _stray(counted, profile)
+        if stray:
+            counted = counted[:-1]
         weakest = min((p.heat for p in counted), default=1.0)
         # a faint mark on the middle line is the divider, not a missed pip
         strongest = max((p.heat for p in half if p.heat < profile.pip_threshold
@@ -226,9 +231,9 @@ def count_pips(face: FaceReading, profile: Profile) -> Count:
             conf = min(conf, float(np.clip(min(p.from_middle for p in counted) / profile.pip_mid_band, 0, 1)))
         # the next reading: a pip more where a peak left out is stronger than the faintest counted is weak
         fewer, more = max(0, len(counted) - 1), len(counted) + 1
-        near = [more, fewer] if 1.0 - weakest < strongest else [fewer, more]
+        near = [more, fewer] if stray or 1.0 - weakest < strongest else [fewer, more]
         asymmetric = profile.max_pips == 6 and _asymmetry(counted) > profile.pip_symmetry
-        if asymmetric:  # a pip lost (to glare, a shadow) or a stray one: either next reading
+        if asymmetric or stray:  # a pip lost (to glare, a shadow) or a stray one: either next reading
             conf = min(conf, profile.asymmetric_confidence)
         counts.append(len(counted))
         confs.append(conf)
@@ -237,6 +242,14 @@ def count_pips(face: FaceReading, profile: Profile) -> Count:
     others = [((n, pips[1]) if k == 0 else (pips[0], n), confs[k]) for k in (0, 1) if confs[k] < 1.0 for n in nexts[k]]
     others.sort(key=lambda o: o[1])
     return Count(pips, float(min(confs)), others)
+
+
+def _stray(counted: list[Peak], profile: Profile) -> bool:
+    """Whether the faintest of a half's ``counted`` pips (strongest first) is a stray mark: counted with doubt
+    (its heat alone makes the half less sure than ``profile.doubt_below``), the pips askew of the middle of the
+    half with it and not without it (a mark at the edge, or a neighbour's pip, beside a face)."""
+    return len(counted) > 1 and 1.0 - 2.0 * (1.0 - counted[-1].heat) < profile.doubt_below and \
+        _asymmetry(counted) > profile.pip_symmetry >= _asymmetry(counted[:-1])
 
 
 def _asymmetry(pips: list[Peak]) -> float:

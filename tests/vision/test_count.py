@@ -6,7 +6,7 @@ import numpy as np
 
 from companion.vision import Profile
 from companion.vision import geometry as geo
-from companion.vision.read import FaceReading, count_pips
+from companion.vision.read import FaceReading, Peak, count_pips
 
 from drawing import peaks
 
@@ -25,3 +25,17 @@ def test_a_count_whose_pips_lie_askew_of_the_half_is_in_doubt():
     # the faces of larger sets are laid out otherwise: no such doubt there
     assert count_pips(_face(lost, peaks(5)), Profile(max_pips=12, logo=False)).confidence > 0.5
     assert np.isclose(count_pips(_face(lost, peaks(5)), Profile(pip_symmetry=1.0)).confidence, sure.confidence)
+
+
+def test_a_faint_mark_that_alone_sets_a_half_askew_is_no_pip():
+    one = peaks(1) + (Peak(0.52, 0.2, -0.2),)  # a faint mark off the one's pip, toward a corner
+    two = peaks(2) + (Peak(0.51, 0.45, 0.51),)  # a faint mark at the face's edge (a neighbour's pip)
+    for first, read in ((one, 1), (two, 2)):
+        count = count_pips(_face(first, peaks(6)), Profile())
+        assert count.pips == (read, 6) and count.confidence == Profile().asymmetric_confidence  # still checked
+        assert count.others[0][0] == (read + 1, 6)  # the mark counted is its next reading
+    # a faint pip of a pattern, a strong mark askew, or a set of another layout: counted as before
+    faint_corner = peaks(3, heats=(0.97, 0.97, 0.55))
+    assert count_pips(_face(faint_corner, peaks(6)), Profile()).pips == (3, 6)
+    assert count_pips(_face(peaks(1) + (Peak(0.9, 0.2, -0.2),), peaks(6)), Profile()).pips == (2, 6)
+    assert count_pips(_face(one, peaks(6)), Profile(max_pips=12, logo=False)).pips == (2, 6)

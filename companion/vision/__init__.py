@@ -573,7 +573,8 @@ def _judged(faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray
 def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[FaceReading | None],
              faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Where the candidates' ``frames`` left unread (their looks went to a neighbouring face) may hold a tile
-    not found: the outlines of those whose centre lies on none of ``faces``; and beside a face one lies on,
+    not found: the outlines of those whose centre lies on no face read surely (a whole tile, its pips sure: a face
+    read with doubt there may lie across this tile and the next); and beside the one face one lies on (if one),
     off its centre by ``profile.beside_offset`` of its width across it (or of its length along it), the
     outline one width beside it (one length beyond its end) on that side, and the outline centred where the
     face's centre mirrored through the candidate's falls (unless that is one of those): the detector saw two
@@ -583,9 +584,9 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
         if face is not None:
             continue
         under = _under(frame[0], faces)
-        if not under:
+        if not any(_read_surely(f, profile) for f in under):
             alone.append(geo.quad_of(*frame))
-        elif len(under) == 1:
+        if len(under) == 1:
             centre, angle, length, width = geo.frame_of(under[0].corners)
             along = np.array([np.cos(angle), np.sin(angle)])
             across = np.array([-along[1], along[0]])
@@ -600,6 +601,11 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
                 centres.append(centre + 2 * off)
             beside += [geo.quad_of(c, angle, length, width) for c in centres]
     return alone, beside
+
+
+def _read_surely(face: FaceReading, profile: Profile) -> bool:
+    """Whether ``face`` is read as a whole tile and its pips are sure."""
+    return face.tile_score >= profile.tile_threshold and count_pips(face, profile).confidence >= profile.doubt_below
 
 
 def _under(point: np.ndarray, faces: list[FaceReading]) -> list[FaceReading]:
@@ -617,8 +623,10 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     other end, and one a width beyond a whole face with another against its other long side (``plane.ends``);
     at the two halves of a face read as no tile that is two tiles long (``_halves_of_two``);
     at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
-    a look through the outline the faces read surely predict there along it, and through it moved each way
-    along and across (``profile.shift_along``, ``profile.shift_across``); ``beside`` a face a candidate left
+    a look through the outline the faces read surely predict there along it, through it moved each way
+    along and across (``profile.shift_along``, ``profile.shift_across``), and through the outlines along the
+    nearest sure face's axis and across it (the detector's axis may be askew, and a face seen steeply is read
+    only from a look along it); ``beside`` a face a candidate left
     unread lay on (see ``_orphans``), a look through the outline they predict there. A look that is a whole tile,
     sure of its pips (a gap, a half or a line's end is a guess, unless the reader is as sure it is a whole tile as
     ``profile.guess_tile_sure``; at an orphan, where the detector saw a tile, at least
@@ -637,16 +645,20 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     if profile.end_touch:
         places.extend(ends(whole, profile.end_touch, profile.same_face_overlap, places, profile.tile_aspect,
                            _doubles(faces, profile), plane, np.radians(profile.gap_turn_deg)))
-    halves = _halves_of_two(faces, plane, profile)
-    places.extend(halves)
+    # a line found to go on is looked along again past the places of gaps and ends looked at already; the looks
+    # that follow are of other outlines, and a line's end may lie on one
+    looked = list(places)
+    places.extend(_halves_of_two(faces, plane, profile))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
-    for outline in (plane.outline(quad, profile.tile_aspect) for quad in orphans):
+    for quad in orphans:
+        outline = plane.outline(quad, profile.tile_aspect)
         if outline is not None:  # (the detector's centre may lie off the tile, toward the neighbour its looks took)
             places.extend([outline, *_moved(outline, profile.shift_along, profile.shift_across)])
+            places.extend(_along_the_nearest(plane, quad, profile.tile_aspect))
     places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in beside) if o is not None)
 
     found = _found_at(pyramid, list(faces), places, guesses, plane, profile)
-    looked, before = [q for q in places if not any(q is h for h in halves)], faces  # (a line's end may lie on a half)
+    before = faces
     for _ in range(profile.end_rounds if profile.end_touch else 0):  # a line found to go on may go on further
         if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
             break  # no tile found or replaced: no line leads anywhere new
@@ -687,14 +699,17 @@ def _doubles(faces: list[FaceReading], profile: Profile) -> list[bool]:
 def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarray], guesses: int,
               plane: Plane, profile: Profile) -> list[FaceReading]:
     """``found`` and what the looks through ``places`` find, as ``_filled`` tells (``plane``: what the faces
-    read surely predict); the first ``guesses`` places are guesses (gaps, the ends of lines), the others where
-    the detector saw a tile."""
+    read surely predict); the first ``guesses`` places are guesses (gaps, the ends of lines), taken in turn, the
+    others where the detector saw a tile, taken surest first."""
     def fit(face: FaceReading) -> float:
         return _plane_fit(face, plane, profile)
 
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
     looks = [_one_look_more(pyramid, face, profile) for face in looks]  # (a guess far off takes more looks)
-    for n, face in enumerate(looks):
+    # where the detector saw a tile, the surest look is taken first: the looks around it may take in a neighbour
+    sure = [min(count_pips(face, profile).confidence, face.tile_score) for face in looks]
+    for n in [*range(guesses), *sorted(range(guesses, len(looks)), key=lambda n: -sure[n])]:
+        face = looks[n]
         confidence = count_pips(face, profile).confidence
         face_fit = fit(face)
         # a guess must be read surely, unless it is surely a whole tile; where the detector saw a tile, less surely

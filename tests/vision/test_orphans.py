@@ -1,0 +1,112 @@
+"""A candidate the detector saw whose looks went to a neighbouring face is looked at again where it lies:
+also where the face under it was read with doubt, and along the nearest sure face's axis and across it
+where its own axis is askew."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import companion.vision as vision
+from companion.vision import Profile
+from companion.vision import geometry as geo
+from companion.vision.read import FaceReading
+
+from drawing import peaks
+
+LENGTH, WIDTH = 160.0, 80.0
+
+
+def _face(quad: np.ndarray, pips: tuple[int, int], heat: float = 0.97) -> FaceReading:
+    return FaceReading(np.asarray(quad, np.float64), 0.99, tuple(peaks(n, heat) for n in pips), 0.0, 0.5)
+
+
+def _tile(x: float, y: float, angle: float = 0.0) -> np.ndarray:
+    return geo.quad_of((x, y), angle, LENGTH, WIDTH)
+
+
+# four tiles read surely, all along the photo's x axis (they make the table's plane)
+TABLE = [_face(_tile(200, 100), (1, 1)), _face(_tile(600, 100), (2, 1)), _face(_tile(1000, 100), (3, 1)),
+         _face(_tile(1000, 300), (2, 2))]
+HIDDEN = (_tile(400, 500), (6, 4))  # a tile no look found, lying along the others
+
+
+def _reader(tiles: list[tuple[np.ndarray, tuple[int, int]]]):
+    """A reader that finds a tile of ``tiles`` only through an outline near it and along it (centre within a
+    fifth of a length, axis within 10 degrees), as the reader finds a thin foreshortened face; otherwise it
+    sees no tile."""
+    def along(q: np.ndarray, t: np.ndarray) -> bool:
+        turn = abs((geo.frame_of(q)[1] - geo.frame_of(t)[1] + np.pi / 2) % np.pi - np.pi / 2)
+        return turn < np.radians(10)
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        out = []
+        for q in quads:
+            near = [(t, p) for t, p in tiles
+                    if np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)) < 0.2 * LENGTH and along(q, t)]
+            out.append(_face(*near[0]) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+        return out
+
+    return read_outlines
+
+
+def _frame(x: float, y: float, angle: float) -> tuple[np.ndarray, float, float, float]:
+    return np.array([x, y]), angle, LENGTH, WIDTH
+
+
+def test_a_candidate_left_unread_on_a_face_read_with_doubt_is_looked_at_where_it_lies():
+    frame = _frame(400, 500, 0.0)
+    doubtful = _face(_tile(410, 530), (5, 1), heat=0.55)  # across the hidden tile and the next
+    assert vision.count_pips(doubtful, Profile()).confidence < Profile().doubt_below
+    alone, beside = vision._orphans([frame], [None], TABLE + [doubtful], Profile())
+    assert len(alone) == 1 and len(beside) == 2  # (and the places beside the face it lies on, as ever)
+    # on a face read surely, it is not: the detector saw that face (only its places beside it are looked at)
+    sure = _face(_tile(410, 530), (5, 1))
+    alone, beside = vision._orphans([frame], [None], TABLE + [sure], Profile())
+    assert not alone and len(beside) == 2
+
+
+def test_an_orphan_askew_is_looked_at_along_the_nearest_sure_face(monkeypatch):
+    monkeypatch.setattr(vision, "read_outlines", _reader([HIDDEN]))
+    askew = geo.quad_of((400, 500), np.radians(35), LENGTH, WIDTH)  # the detector's axis, 35 degrees off
+    filled = vision._filled(None, list(TABLE), [askew], [], Profile())
+    assert len(filled) == len(TABLE) + 1
+    assert vision.count_pips(filled[-1], Profile()).pips == (6, 4)
+    assert geo.iou(filled[-1].corners, HIDDEN[0]) > 0.95
+    # (a tile lying across its neighbours is found so too: the look across the nearest sure face)
+    across = (_tile(400, 500, np.pi / 2), (6, 4))
+    monkeypatch.setattr(vision, "read_outlines", _reader([across]))
+    filled = vision._filled(None, list(TABLE), [askew], [], Profile())
+    assert len(filled) == len(TABLE) + 1 and geo.iou(filled[-1].corners, across[0]) > 0.95
+
+
+def test_where_the_detector_saw_a_tile_the_surest_look_is_taken_first(monkeypatch):
+    # two looks around one candidate: the first takes in half of the neighbour (its pips less sure), the second
+    # sees the tile; whichever order they come in, the tile is kept and the other lies on it
+    off = _face(_tile(370, 520), (4, 6), heat=0.8)
+    right = _face(HIDDEN[0], HIDDEN[1])
+    assert vision.count_pips(off, Profile()).confidence < vision.count_pips(right, Profile()).confidence
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        return [off if geo.centre_of(q)[0] < 385 else right for q in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    plane = vision.Plane([f.corners for f in TABLE])
+    for places in ([_tile(370, 520), HIDDEN[0]], [HIDDEN[0], _tile(370, 520)]):
+        found = vision._found_at(None, list(TABLE), places, 0, plane, Profile())
+        assert len(found) == len(TABLE) + 1 and found[-1] is right
+
+
+def test_the_looks_at_a_candidate_do_not_stand_in_for_a_lines_end_looks(monkeypatch):
+    # a line found to go on is looked along again; a look around a candidate near its end is of another outline
+    told: list = []
+
+    def ends(quads, touch, overlap, looked, *rest):
+        told.append(list(looked))
+        return []
+
+    monkeypatch.setattr(vision, "ends", ends)
+    monkeypatch.setattr(vision, "read_outlines", _reader([HIDDEN]))
+    askew = geo.quad_of((400, 500), np.radians(35), LENGTH, WIDTH)
+    filled = vision._filled(None, list(TABLE), [askew], [], Profile())
+    assert len(filled) == len(TABLE) + 1 and len(told) == 2  # the first ends, then again past the tile found
+    assert not any(np.linalg.norm(geo.centre_of(q) - (400, 500)) < LENGTH for q in told[1])

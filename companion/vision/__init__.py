@@ -621,7 +621,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     more (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile
     beyond the end of a line, in line or a double laid crosswise, past a whole face with another against its
     other end, and one a width beyond a whole face with another against its other long side (``plane.ends``);
-    at the two halves of a face read as no tile that is two tiles long (``_halves_of_two``);
+    at the two halves of a face read as no tile that is two tiles long (``_halves_of_two``), and half a tile each
+    way along a face read as no whole tile that is one tile long, its pips sure (``_across_a_junction``);
     at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
     a look through the outline the faces read surely predict there along it, through it moved each way
     along and across (``profile.shift_along``, ``profile.shift_across``), and through the outlines along the
@@ -649,6 +650,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     # that follow are of other outlines, and a line's end may lie on one
     looked = list(places)
     places.extend(_halves_of_two(faces, plane, profile))
+    places.extend(_across_a_junction(faces, plane, profile))
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     for quad in orphans:
         outline = plane.outline(quad, profile.tile_aspect)
@@ -687,6 +689,22 @@ def _halves_of_two(faces: list[FaceReading], plane: Plane, profile: Profile) -> 
             outline = plane.outline(half, profile.tile_aspect)
             if outline is not None:
                 out.append(outline)
+    return out
+
+
+def _across_a_junction(faces: list[FaceReading], plane: Plane, profile: Profile) -> list[np.ndarray]:
+    """For each face of ``faces`` not read as a whole tile (nor as no tile at all: ``profile.second_look_floor``)
+    but with its pips sure, a tile long where it lies (give or take twice ``profile.gap_slack`` of the outline
+    ``plane`` predicts there), the outlines ``plane`` predicts half a tile each way along it: the reader read
+    across the junction of two tiles end to end, half of each."""
+    out = []
+    for face in faces:
+        if not profile.second_look_floor <= face.tile_score < profile.tile_threshold or \
+                count_pips(face, profile).confidence < profile.doubt_below:
+            continue
+        tile = plane.outline(face.corners, profile.tile_aspect)
+        if tile is not None and abs(geo.frame_of(face.corners)[2] / geo.frame_of(tile)[2] - 1) <= 2 * profile.gap_slack:
+            out.extend(_moved(tile, 0.5, 0.0))
     return out
 
 

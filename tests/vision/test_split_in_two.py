@@ -160,3 +160,20 @@ def test_the_halves_looked_at_do_not_stand_in_for_a_lines_end_looks(monkeypatch)
     filled = vision._filled(None, TABLE + [both], [], [], Profile())
     assert len(filled) == 7 and len(told) == 2  # the first ends, then again past the tiles found
     assert not any(np.allclose(q, h) for h in halves for q in told[1])
+
+
+def test_a_face_read_as_no_whole_tile_across_two_tiles_end_to_end_is_looked_at_half_a_tile_each_way(monkeypatch):
+    # the reader, looking across the junction of two tiles end to end, saw their halves there surely (6-4) but
+    # no whole tile: the looks half a tile each way along it find both tiles
+    plane = Plane([f.corners for f in TABLE])
+    across = FaceReading(ACROSS_THE_ENDS.corners, 0.3, ACROSS_THE_ENDS.peaks, 0.0, 0.5)
+    looks = vision._across_a_junction([across], plane, Profile())
+    assert len(looks) == 2 and all(any(np.allclose(q, t, atol=1.0) for q in looks) for t, _ in END_TO_END)
+    monkeypatch.setattr(vision, "read_outlines", _reader(END_TO_END))
+    assert _pips(vision._filled(None, TABLE + [across], [], [], Profile())[5:]) == [(3, 6), (4, 5)]
+    # no looks for a whole face, one read as no tile at all, one with its pips in doubt, or one two tiles long
+    doubt = FaceReading(across.corners, 0.3, (peaks(6, 0.97), peaks(4, heats=(0.9, 0.9, 0.9, 0.55))), 0.0, 0.5)
+    assert vision.count_pips(doubt, Profile()).confidence < Profile().doubt_below
+    longer = FaceReading(geo.quad_of((380, 500), 0.0, 2 * LENGTH, WIDTH), 0.3, across.peaks, 0.0, 0.5)
+    for face in (ACROSS_THE_ENDS, FaceReading(across.corners, 0.01, across.peaks, 0.0, 0.5), doubt, longer):
+        assert vision._across_a_junction([face], plane, Profile()) == []

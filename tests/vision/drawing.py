@@ -55,3 +55,20 @@ def peaks(n: int, heat: float = 0.97, heats: tuple[float, ...] | None = None) ->
     heats = heats or (heat,) * n
     return tuple(sorted((Peak(h, 0.5 + 0.25 * y, 0.25 * x) for h, (x, y) in zip(heats, LAYOUTS[n])),
                         key=lambda p: -p.heat))
+
+
+def read_face(quad: np.ndarray, pips: tuple[int, int], heat: float = 0.97):
+    """A face the reader took surely for a whole tile through ``quad``, its halves showing ``pips`` at pip heat
+    ``heat``, its corners settled."""
+    from companion.vision.read import FaceReading
+
+    return FaceReading(np.asarray(quad, np.float64), 0.99, tuple(peaks(n, heat) for n in pips), 0.0, 0.5)
+
+
+def sure_table(length: float, width: float) -> list:
+    """Four tiles ``length`` x ``width`` read surely far off, all along the photo's x axis: they make the table's
+    plane."""
+    from companion.vision.geometry import quad_of
+
+    return [read_face(quad_of(c, 0.0, length, width), p)
+            for c, p in [((200, 100), (1, 1)), ((600, 100), (2, 1)), ((1000, 100), (3, 1)), ((1000, 300), (2, 2))]]

@@ -11,13 +11,9 @@ from companion.vision import Profile
 from companion.vision import geometry as geo
 from companion.vision.read import FaceReading
 
-from drawing import peaks
+from drawing import read_face, sure_table
 
 LENGTH, WIDTH = 160.0, 80.0
-
-
-def _face(quad: np.ndarray, pips: tuple[int, int], heat: float = 0.97) -> FaceReading:
-    return FaceReading(np.asarray(quad, np.float64), 0.99, tuple(peaks(n, heat) for n in pips), 0.0, 0.5)
 
 
 def _tile(x: float, y: float, angle: float = 0.0) -> np.ndarray:
@@ -25,8 +21,7 @@ def _tile(x: float, y: float, angle: float = 0.0) -> np.ndarray:
 
 
 # four tiles read surely, all along the photo's x axis (they make the table's plane)
-TABLE = [_face(_tile(200, 100), (1, 1)), _face(_tile(600, 100), (2, 1)), _face(_tile(1000, 100), (3, 1)),
-         _face(_tile(1000, 300), (2, 2))]
+TABLE = sure_table(LENGTH, WIDTH)
 HIDDEN = (_tile(400, 500), (6, 4))  # a tile no look found, lying along the others
 
 
@@ -43,7 +38,7 @@ def _reader(tiles: list[tuple[np.ndarray, tuple[int, int]]]):
         for q in quads:
             near = [(t, p) for t, p in tiles
                     if np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)) < 0.2 * LENGTH and along(q, t)]
-            out.append(_face(*near[0]) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+            out.append(read_face(*near[0]) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
         return out
 
     return read_outlines
@@ -55,12 +50,12 @@ def _frame(x: float, y: float, angle: float) -> tuple[np.ndarray, float, float, 
 
 def test_a_candidate_left_unread_on_a_face_read_with_doubt_is_looked_at_where_it_lies():
     frame = _frame(400, 500, 0.0)
-    doubtful = _face(_tile(410, 530), (5, 1), heat=0.55)  # across the hidden tile and the next
+    doubtful = read_face(_tile(410, 530), (5, 1), heat=0.55)  # across the hidden tile and the next
     assert vision.count_pips(doubtful, Profile()).confidence < Profile().doubt_below
     alone, beside = vision._orphans([frame], [None], TABLE + [doubtful], Profile())
     assert len(alone) == 1 and len(beside) == 2  # (and the places beside the face it lies on, as ever)
     # on a face read surely, it is not: the detector saw that face (only its places beside it are looked at)
-    sure = _face(_tile(410, 530), (5, 1))
+    sure = read_face(_tile(410, 530), (5, 1))
     alone, beside = vision._orphans([frame], [None], TABLE + [sure], Profile())
     assert not alone and len(beside) == 2
 
@@ -82,8 +77,8 @@ def test_an_orphan_askew_is_looked_at_along_the_nearest_sure_face(monkeypatch):
 def test_where_the_detector_saw_a_tile_the_surest_look_is_taken_first(monkeypatch):
     # two looks around one candidate: the first takes in half of the neighbour (its pips less sure), the second
     # sees the tile; whichever order they come in, the tile is kept and the other lies on it
-    off = _face(_tile(370, 520), (4, 6), heat=0.8)
-    right = _face(HIDDEN[0], HIDDEN[1])
+    off = read_face(_tile(370, 520), (4, 6), heat=0.8)
+    right = read_face(HIDDEN[0], HIDDEN[1])
     assert vision.count_pips(off, Profile()).confidence < vision.count_pips(right, Profile()).confidence
 
     def read_outlines(pyramid, quads, profile, floor=None):

@@ -13,13 +13,9 @@ from companion.vision import geometry as geo
 from companion.vision.plane import Plane
 from companion.vision.read import FaceReading
 
-from drawing import peaks
+from drawing import peaks, read_face, sure_table
 
 LENGTH, WIDTH = 160.0, 80.0
-
-
-def _face(quad: np.ndarray, pips: tuple[int, int], heat: float = 0.97) -> FaceReading:
-    return FaceReading(np.asarray(quad, np.float64), 0.99, tuple(peaks(n, heat) for n in pips), 0.0, 0.5)
 
 
 def _tile(x: float, y: float, angle: float = 0.0) -> np.ndarray:
@@ -27,13 +23,12 @@ def _tile(x: float, y: float, angle: float = 0.0) -> np.ndarray:
 
 
 # four tiles read surely far off (they make the table's plane), and two tiles never read by themselves
-TABLE = [_face(_tile(200, 100), (1, 1)), _face(_tile(600, 100), (2, 1)), _face(_tile(1000, 100), (3, 1)),
-         _face(_tile(1000, 300), (2, 2))]
+TABLE = sure_table(LENGTH, WIDTH)
 END_TO_END = [(_tile(300, 500), (3, 6)), (_tile(460, 500), (4, 5))]
 # read less surely than the tiles (its divider is the seam between them), but surely
-ACROSS_THE_ENDS = _face(_tile(380, 500), (6, 4), 0.85)  # the 3-6's 6 half and the 4-5's 4 half
+ACROSS_THE_ENDS = read_face(_tile(380, 500), (6, 4), 0.85)  # the 3-6's 6 half and the 4-5's 4 half
 SIDE_BY_SIDE = [(_tile(300, 500), (3, 6)), (_tile(300, 580), (4, 5))]
-ACROSS_THE_SIDES = _face(_tile(260, 540, np.pi / 2), (3, 4), 0.85)  # the two tiles' left halves
+ACROSS_THE_SIDES = read_face(_tile(260, 540, np.pi / 2), (3, 4), 0.85)  # the two tiles' left halves
 
 
 def _reader(tiles: list[tuple[np.ndarray, tuple[int, int]]]):
@@ -43,7 +38,7 @@ def _reader(tiles: list[tuple[np.ndarray, tuple[int, int]]]):
         out = []
         for q in quads:
             near = [(t, p) for t, p in tiles if np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)) < 0.2 * LENGTH]
-            out.append(_face(*near[0]) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+            out.append(read_face(*near[0]) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
         return out
 
     return read_outlines
@@ -102,21 +97,21 @@ def test_only_both_tiles_read_surely_replace_the_face(monkeypatch):
     assert vision._split_in_two(None, faces, {4: []}, Profile()) == faces
     # both found, but one lies on another whole face
     monkeypatch.setattr(vision, "read_outlines", _reader(END_TO_END))
-    on_it = faces + [_face(_tile(460, 520), (6, 6))]
+    on_it = faces + [read_face(_tile(460, 520), (6, 6))]
     assert vision._split_in_two(None, on_it, {4: []}, Profile()) == on_it
     # both found, but one is read surely elsewhere (a set holds each tile once); read with doubt there, it is
     # that tile that is misread
-    twice = faces + [_face(_tile(1000, 700), (5, 4))]
+    twice = faces + [read_face(_tile(1000, 700), (5, 4))]
     assert vision._split_in_two(None, twice, {4: []}, Profile()) == twice
-    doubted = faces + [_face(_tile(1000, 700), (5, 4), 0.6)]
+    doubted = faces + [read_face(_tile(1000, 700), (5, 4), 0.6)]
     assert len(vision._split_in_two(None, doubted, {4: []}, Profile())) == len(doubted) + 1
     # both found, but no surer on the whole than the face across them
-    sure_across = TABLE + [_face(ACROSS_THE_ENDS.corners, (6, 4))]
+    sure_across = TABLE + [read_face(ACROSS_THE_ENDS.corners, (6, 4))]
     assert vision._split_in_two(None, sure_across, {4: []}, Profile()) == sure_across
 
 
 def test_the_other_face_across_the_same_two_tiles_gives_way_too(monkeypatch):
-    other = _face(_tile(340, 540, np.pi / 2), (6, 5), 0.85)  # the two tiles' right halves
+    other = read_face(_tile(340, 540, np.pi / 2), (6, 5), 0.85)  # the two tiles' right halves
     faces = TABLE + [ACROSS_THE_SIDES, other]
     held = {4: [np.array([290.0, 585.0])]}
     monkeypatch.setattr(vision, "read_outlines", _reader(SIDE_BY_SIDE))

@@ -1047,7 +1047,7 @@ def _reading_order(face: FaceReading, row: float) -> tuple[int, float]:
     return int(centre[1] // max(row, 1.0)), float(centre[0])
 
 
-def _settled_by_set(tiles: list[TileReading], others: list[list[tuple[tuple[int, int], float]]],
+def _settled_by_set(tiles: list[TileReading], others: list[tuple[tuple[tuple[int, int], float], ...]],
                     profile: Profile) -> list[TileReading]:
     """A set holds each tile once and no half above ``max_pips``: where faces read the same tile, the least
     sure first, if it is less sure than ``profile.settle_below``, takes its next reading (a doubtful pip

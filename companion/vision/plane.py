@@ -39,8 +39,20 @@ END_ON_COS, END_ON_OFF = 0.5, 0.25
 
 def _sides(quad: np.ndarray) -> np.ndarray:
     """A face's length and width as the columns of a 2x2 matrix (photo pixels)."""
-    q = np.asarray(quad, np.float64)
-    return np.column_stack([(q[2] + q[3] - q[0] - q[1]) / 2, (q[1] - q[0] + q[2] - q[3]) / 2])
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = np.asarray(quad, np.float64).tolist()  # (plain floats: see below)
+    return np.array([[(x2 + x3 - x0 - x1) / 2, (x1 - x0 + x2 - x3) / 2],
+                     [(y2 + y3 - y0 - y1) / 2, (y1 - y0 + y2 - y3) / 2]])
+
+
+def _in_frame(sides: np.ndarray, vector: np.ndarray) -> tuple[float, float] | None:
+    """``vector`` in units of a face's length and width (``sides``); None for a degenerate face. (Plain floats:
+    called thousands of times a photo, where numpy's solver costs more than the sum.)"""
+    (a, b), (c, d) = sides.tolist()
+    det = a * d - b * c
+    if abs(det) < 1e-6:
+        return None
+    x, y = float(vector[0]), float(vector[1])
+    return (d * x - b * y) / det, (a * y - c * x) / det
 
 
 class Plane:
@@ -81,9 +93,10 @@ class Plane:
         outlines = []
         for k in np.argsort(np.linalg.norm(self.centres - centre, axis=1))[:NEIGHBOURS]:
             sides = self.sides[k]
-            if abs(np.linalg.det(sides)) < 1e-6:
+            in_frame = _in_frame(sides, axis)  # the axis in the sure tile's frame (its length, its width)
+            if in_frame is None:
                 continue
-            a, b = np.linalg.solve(sides, axis)  # the axis in the sure tile's frame (its length, its width)
+            a, b = in_frame
             turn = np.arctan2(b, aspect * a)  # the tile's turn against the sure tile, on the table
             length = sides @ [np.cos(turn), aspect * np.sin(turn)]
             width = sides @ [-np.sin(turn) / aspect, np.cos(turn)]
@@ -96,10 +109,10 @@ class Plane:
 def in_line(quad: np.ndarray, other: np.ndarray, lengths: float, slack: float, off: float) -> bool:
     """Whether ``other``'s centre lies along ``quad``'s axis ``lengths`` of its lengths from its centre (either
     way, give or take ``slack`` of a length), off the axis by less than ``off`` of its width."""
-    sides = _sides(quad)
-    if abs(np.linalg.det(sides)) < 1e-6:
+    in_frame = _in_frame(_sides(quad), geo.centre_of(other) - geo.centre_of(quad))
+    if in_frame is None:
         return False
-    along, across = np.abs(np.linalg.solve(sides, geo.centre_of(other) - geo.centre_of(quad)))
+    along, across = abs(in_frame[0]), abs(in_frame[1])
     return abs(along - lengths) < slack and across < off
 
 
@@ -107,10 +120,10 @@ def side_by_side(quad: np.ndarray, other: np.ndarray, slack: float, turn_limit: 
     """Whether ``other`` lies against a long side of ``quad``, along it: axes within ``turn_limit`` (radians),
     its centre one width across ``quad``'s axis and level with its centre, give or take ``slack`` of a length
     (a tile ``aspect`` widths long)."""
-    sides = _sides(quad)
-    if abs(np.linalg.det(sides)) < 1e-6:
+    in_frame = _in_frame(_sides(quad), geo.centre_of(other) - geo.centre_of(quad))
+    if in_frame is None:
         return False
-    along, across = np.abs(np.linalg.solve(sides, geo.centre_of(other) - geo.centre_of(quad)))
+    along, across = abs(in_frame[0]), abs(in_frame[1])
     axis, other_axis = (geo.frame_of(q)[1] for q in (quad, other))
     turn = abs((axis - other_axis + np.pi / 2) % np.pi - np.pi / 2)
     return turn <= turn_limit and along < slack and abs(across - 1) < slack * aspect
@@ -160,9 +173,10 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
             if cos < np.cos(turn_limit):
                 continue
             mean = (a + b) / 2
-            if abs(np.linalg.det(mean)) < 1e-6:
+            in_frame = _in_frame(mean, centres[j] - centres[i])  # in tile lengths and widths
+            if in_frame is None:
                 continue
-            along, across = np.abs(np.linalg.solve(mean, centres[j] - centres[i]))  # in tile lengths and widths
+            along, across = abs(in_frame[0]), abs(in_frame[1])
             if across < slack * along and abs(along - 1 - 1 / aspect) < slack / 2:  # a double crosswise between
                 length, width = mean[:, 1] * aspect, mean[:, 0] / aspect
                 out.append((along, _outline((centres[i] + centres[j]) / 2, length, width)))

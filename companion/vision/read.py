@@ -22,6 +22,7 @@ Conventions as in ``companion.vision``. Raises nothing: a crop beyond the photo 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -60,7 +61,7 @@ class FaceReading:
 class Count:
     pips: tuple[int, int]
     confidence: float  # 0..1: how sure the count is (its least sure half)
-    others: list[tuple[tuple[int, int], float]]  # next readings, the least sure half's first
+    others: tuple[tuple[tuple[int, int], float], ...]  # next readings, the least sure half's first
 
 
 class Pyramid:
@@ -208,16 +209,22 @@ def _peaks(heat: np.ndarray, profile: Profile,
 
 
 def count_pips(face: FaceReading, profile: Profile) -> Count:
+    """``_count`` of ``face``'s peaks (the stages ask it of the same face many times a photo)."""
+    return _count(face.peaks, face.logo_score, profile)
+
+
+@lru_cache(maxsize=4096)
+def _count(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], logo_score: float, profile: Profile) -> Count:
     """The pips of each half at ``profile.pip_threshold``, how sure that is, and the next readings: a half
     is doubtful when a counted pip is faint, an uncounted peak off the middle line is strong, a counted pip
     lies on the middle line, or (in a double-six set) its pips lie askew of the middle of the half. In a
     double-six set a faint pip that alone sets a half askew is a stray mark, not counted (``_stray``); the
     half is then as doubtful as one askew, with that pip counted as its next reading.
     In a set with a logo, a face the reader takes for the logo tile is the double-blank: its marks are no pips."""
-    if profile.logo and face.logo_score >= profile.logo_threshold:
-        return Count((0, 0), float(np.clip(2 * face.logo_score - 1, 0, 1)), [])
+    if profile.logo and logo_score >= profile.logo_threshold:
+        return Count((0, 0), float(np.clip(2 * logo_score - 1, 0, 1)), ())
     counts, confs, nexts = [], [], []
-    for half in face.peaks:
+    for half in peaks:
         counted = [p for p in half if p.heat >= profile.pip_threshold]
         stray = profile.max_pips == 6 and _stray(counted, profile)
         if stray:
@@ -241,7 +248,7 @@ def count_pips(face: FaceReading, profile: Profile) -> Count:
     pips = (counts[0], counts[1])
     others = [((n, pips[1]) if k == 0 else (pips[0], n), confs[k]) for k in (0, 1) if confs[k] < 1.0 for n in nexts[k]]
     others.sort(key=lambda o: o[1])
-    return Count(pips, float(min(confs)), others)
+    return Count(pips, float(min(confs)), tuple(others))
 
 
 def _stray(counted: list[Peak], profile: Profile) -> bool:

@@ -39,3 +39,14 @@ def test_a_faint_mark_that_alone_sets_a_half_askew_is_no_pip():
     assert count_pips(_face(faint_corner, peaks(6)), Profile()).pips == (3, 6)
     assert count_pips(_face(peaks(1) + (Peak(0.9, 0.2, -0.2),), peaks(6)), Profile()).pips == (2, 6)
     assert count_pips(_face(one, peaks(6)), Profile(max_pips=12, logo=False)).pips == (2, 6)
+
+
+def test_a_count_is_of_the_face_and_profile_asked():
+    # counts are cached by a face's peaks: the logo score and the profile are part of what is asked
+    marks = peaks(2)
+    plain = FaceReading(geo.quad_of((200, 100), 0.0, 160, 80), 0.99, (marks, ()), 0.0)
+    logo = FaceReading(plain.corners, 0.99, (marks, ()), 0.99)
+    assert count_pips(plain, Profile()).pips == (2, 0)
+    assert count_pips(logo, Profile()).pips == (0, 0)  # the logo's marks are no pips
+    assert count_pips(logo, Profile(logo=False)).pips == (2, 0)
+    assert count_pips(plain, Profile(pip_threshold=0.99)).pips == (0, 0)

@@ -2,6 +2,8 @@
 
     .venv/bin/python -m calibration.training.train detector DATA [--steps 8000] [--out companion/vision/models]
     .venv/bin/python -m calibration.training.train reader DATA [--steps 6000]
+    .venv/bin/python -m calibration.training.train reader DATA --widths 16,24,48,64 --neck 32 \
+        --teacher companion/vision/models/reader.onnx --run reader_small --out DIR   # a smaller reader
 
 A checkpoint (``DATA/KIND.pt``, or ``--run NAME``) is kept every few hundred steps and a run picks up from
 it, so a long training can be stopped and resumed; ``--init CHECKPOINT`` starts a new run from another's
@@ -30,6 +32,7 @@ from calibration.training.nets import Detector, Reader
 from companion.vision import geometry as geo
 
 MODELS_DIR = Path(__file__).resolve().parents[2] / "companion" / "vision" / "models"
+MAP_CELLS = 100  # a crop's maps against a teacher's count per this many cells: of the size of the focal terms
 
 
 def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
@@ -120,8 +123,11 @@ def detector_loss(net, batch) -> tuple[torch.Tensor, dict]:
 
 
 def reader_loss(net, batch) -> tuple[torch.Tensor, dict]:
-    x, maps, kinds, weight = batch
-    out, logit = net(x)
+    return reader_terms(*net(batch[0]), batch)
+
+
+def reader_terms(out: torch.Tensor, logit: torch.Tensor, batch) -> tuple[torch.Tensor, dict]:
+    _, maps, kinds, weight = batch
     keep = weight > 0
     l_pips = focal_loss(out[keep, 0], maps[keep, 0]) if keep.any() else out.sum() * 0
     l_corners = focal_loss(out[keep, 1:5], maps[keep, 1:5]) if keep.any() else out.sum() * 0
@@ -129,6 +135,28 @@ def reader_loss(net, batch) -> tuple[torch.Tensor, dict]:
     l_logo = F.binary_cross_entropy_with_logits(logit[:, 1], kinds[:, 1])
     loss = l_pips + 0.5 * l_corners + l_whole + l_logo
     return loss, {"pips": l_pips.item(), "corners": l_corners.item(), "whole": l_whole.item(), "logo": l_logo.item()}
+
+
+def distilled(teacher_path: Path, share: float):
+    """The reader's loss plus ``share`` times how far its outputs lie from those of the network at
+    ``teacher_path`` (an exported reader) on the same crops, as soft targets: a smaller reader learns from
+    a larger one what it has learned over many rounds."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    teacher = ort.InferenceSession(str(teacher_path), options, providers=["CPUExecutionProvider"])
+
+    def loss(net, batch):
+        x = batch[0]
+        out, logit = net(x)
+        total, parts = reader_terms(out, logit, batch)
+        maps, tile = (torch.from_numpy(t) for t in teacher.run(["maps", "tile"], {"crops": x.numpy()}))
+        soft = F.binary_cross_entropy_with_logits(out, torch.sigmoid(maps), reduction="sum") / (len(x) * MAP_CELLS)
+        soft = soft + F.binary_cross_entropy_with_logits(logit, torch.sigmoid(tile))
+        parts["teacher"] = soft.item()
+        return total + share * soft, parts
+    return loss
 
 
 def weights_from_onnx(net: torch.nn.Module, path: Path, example: torch.Tensor) -> None:
@@ -227,13 +255,21 @@ def main(argv: list[str] | None = None) -> int:
                     help="start from this checkpoint's weights (those whose shapes still fit), or from a shipped "
                          ".onnx network's, with a fresh schedule")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--widths", default=None, help="the network's stage widths, e.g. 16,24,48,64 (default: nets.py's)")
+    ap.add_argument("--neck", type=int, default=None, help="the width of its feature pyramid (default: nets.py's)")
+    ap.add_argument("--teacher", type=Path, default=None, help="a reader's .onnx to learn from too (distillation)")
+    ap.add_argument("--teacher-share", type=float, default=1.0)
     args = ap.parse_args(argv)
+    if args.teacher is not None and args.kind != "reader":
+        ap.error("--teacher is for the reader only")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     detector = args.kind == "detector"
     steps = args.steps or (8000 if detector else 6000)
     batch = args.batch or (10 if detector else 64)
-    net = Detector() if detector else Reader()
+    shape = {**({"widths": tuple(int(w) for w in args.widths.split(","))} if args.widths else {}),
+             **({"neck": args.neck} if args.neck else {})}
+    net = Detector(**shape) if detector else Reader(**shape)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     ckpt = args.data / f"{args.run or args.kind}.pt"
     step = 0
@@ -265,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.init is not None and args.init.suffix == ".onnx" and step == 0:
         settle_norms(net, [next(loader)[0] for _ in range(8)])
     loss_fn = detector_loss if detector else reader_loss
+    if args.teacher is not None:
+        loss_fn = distilled(args.teacher, args.teacher_share)
     t0, seen = time.perf_counter(), {}
     while step < steps:
         lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / steps)) if step > 200 else args.lr * (step + 1) / 200

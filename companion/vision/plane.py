@@ -39,7 +39,7 @@ END_ON_COS, END_ON_OFF = 0.5, 0.25
 
 def _sides(quad: np.ndarray) -> np.ndarray:
     """A face's length and width as the columns of a 2x2 matrix (photo pixels)."""
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = np.asarray(quad, np.float64).tolist()  # (plain floats: see below)
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = np.asarray(quad, np.float64).tolist()  # (plain floats: as in _in_frame)
     return np.array([[(x2 + x3 - x0 - x1) / 2, (x1 - x0 + x2 - x3) / 2],
                      [(y2 + y3 - y0 - y1) / 2, (y1 - y0 + y2 - y3) / 2]])
 

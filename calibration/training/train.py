@@ -240,6 +240,17 @@ def export(net: torch.nn.Module, kind: str, out: Path) -> Path:
     return path
 
 
+def _widths(text: str) -> tuple[int, ...]:
+    """``--widths``: positive whole numbers, comma-separated."""
+    try:
+        widths = tuple(int(w) for w in text.split(","))
+    except ValueError:
+        widths = ()
+    if not widths or min(widths) < 1:
+        raise argparse.ArgumentTypeError(f"expected positive whole numbers separated by commas, not {text!r}")
+    return widths
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Train a network of the recognizer.")
     ap.add_argument("kind", choices=("detector", "reader"))
@@ -255,19 +266,23 @@ def main(argv: list[str] | None = None) -> int:
                     help="start from this checkpoint's weights (those whose shapes still fit), or from a shipped "
                          ".onnx network's, with a fresh schedule")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--widths", default=None, help="the network's stage widths, e.g. 16,24,48,64 (default: nets.py's)")
+    ap.add_argument("--widths", type=_widths, default=None,
+                    help="the network's stage widths, e.g. 16,24,48,64 (default: nets.py's)")
     ap.add_argument("--neck", type=int, default=None, help="the width of its feature pyramid (default: nets.py's)")
     ap.add_argument("--teacher", type=Path, default=None, help="a reader's .onnx to learn from too (distillation)")
     ap.add_argument("--teacher-share", type=float, default=1.0)
     args = ap.parse_args(argv)
     if args.teacher is not None and args.kind != "reader":
         ap.error("--teacher is for the reader only")
+    stages = 5 if args.kind == "detector" else 4
+    if args.widths and len(args.widths) != stages:
+        ap.error(f"--widths: the {args.kind} has {stages} stages, not {len(args.widths)}")
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     detector = args.kind == "detector"
     steps = args.steps or (8000 if detector else 6000)
     batch = args.batch or (10 if detector else 64)
-    shape = {**({"widths": tuple(int(w) for w in args.widths.split(","))} if args.widths else {}),
+    shape = {**({"widths": args.widths} if args.widths else {}),
              **({"neck": args.neck} if args.neck else {})}
     net = Detector(**shape) if detector else Reader(**shape)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)

@@ -2,13 +2,16 @@
 
     .venv/bin/python -m calibration.training.train detector DATA [--steps 8000] [--out companion/vision/models]
     .venv/bin/python -m calibration.training.train reader DATA [--steps 6000]
-    .venv/bin/python -m calibration.training.train reader DATA --widths 16,24,48,64 --neck 32 \
-        --teacher companion/vision/models/reader.onnx --run reader_small --out DIR   # a smaller reader
+    .venv/bin/python -m calibration.training.train reader DATA --widths 16,16,32,64 --neck 24 \
+        --init companion/vision/models/reader.onnx --teacher companion/vision/models/reader.onnx \
+        --run reader_small --out DIR   # a smaller reader, from the shipped one's busiest channels
 
 A checkpoint (``DATA/KIND.pt``, or ``--run NAME``) is kept every few hundred steps and a run picks up from
 it, so a long training can be stopped and resumed; ``--init CHECKPOINT`` starts a new run from another's
-weights (a second round, after ``mine.py``). ``--export-only`` writes the ONNX file from the checkpoint. One photo in
-fifty (by seed) is never trained on; the losses on those are printed as it goes.
+weights (a second round, after ``mine.py``), ``--init NETWORK.onnx`` from a shipped network's, narrowed to
+``--widths`` and ``--neck`` where those are smaller (``narrow.py``). ``--teacher NETWORK.onnx`` adds to the loss
+how far the outputs lie from that network's (distillation). ``--export-only`` writes the ONNX file from the
+checkpoint. One photo in fifty (by seed) is never trained on; the losses on those are printed as it goes.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from torch import nn
 from torch.utils.data import DataLoader, IterableDataset
 
 from calibration.training import samples
+from calibration.training.narrow import narrow_into
 from calibration.training.nets import Detector, Reader
 from companion.vision import geometry as geo
 
@@ -110,8 +114,11 @@ class ReaderBatches(IterableDataset):
 
 
 def detector_loss(net, batch) -> tuple[torch.Tensor, dict]:
-    x, heat, reg = batch
-    out = net(x)
+    return detector_terms(net(batch[0]), batch)
+
+
+def detector_terms(out: torch.Tensor, batch) -> tuple[torch.Tensor, dict]:
+    _, heat, reg = batch
     l_heat = focal_loss(out[:, 0], heat)
     w = reg[:, 6]
     norm = w.sum().clamp(min=1)
@@ -137,17 +144,18 @@ def reader_terms(out: torch.Tensor, logit: torch.Tensor, batch) -> tuple[torch.T
     return loss, {"pips": l_pips.item(), "corners": l_corners.item(), "whole": l_whole.item(), "logo": l_logo.item()}
 
 
-def distilled(teacher_path: Path, share: float):
-    """The reader's loss plus ``share`` times how far its outputs lie from those of the network at
-    ``teacher_path`` (an exported reader) on the same crops, as soft targets: a smaller reader learns from
-    a larger one what it has learned over many rounds."""
+def distilled(kind: str, teacher_path: Path, share: float):
+    """The network's loss plus ``share`` times how far its outputs lie from those of the network at
+    ``teacher_path`` (an exported network of the same kind) on the same input, as soft targets: a smaller
+    network learns from a larger one what it has learned over many rounds, and gives scores of the same
+    scale, to which the profile's thresholds were fitted."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     teacher = ort.InferenceSession(str(teacher_path), options, providers=["CPUExecutionProvider"])
 
-    def loss(net, batch):
+    def reader(net, batch):
         x = batch[0]
         out, logit = net(x)
         total, parts = reader_terms(out, logit, batch)
@@ -156,7 +164,19 @@ def distilled(teacher_path: Path, share: float):
         soft = soft + F.binary_cross_entropy_with_logits(logit, torch.sigmoid(tile))
         parts["teacher"] = soft.item()
         return total + share * soft, parts
-    return loss
+
+    def detector(net, batch):
+        x = batch[0]
+        out = net(x)
+        total, parts = detector_terms(out, batch)
+        maps = torch.from_numpy(teacher.run(["maps"], {"image": x.numpy()})[0])
+        heat = torch.sigmoid(maps[:, 0])
+        soft = F.binary_cross_entropy_with_logits(out[:, 0], heat, reduction="sum") / (len(x) * MAP_CELLS)
+        near = heat * (heat > 0.1)  # the offsets, axes and sizes where the teacher sees a centre
+        soft = soft + ((out[:, 1:7] - maps[:, 1:7]).abs().sum(1) * near).sum() / near.sum().clamp(min=1)
+        parts["teacher"] = soft.item()
+        return total + share * soft, parts
+    return reader if kind == "reader" else detector
 
 
 def weights_from_onnx(net: torch.nn.Module, path: Path, example: torch.Tensor) -> None:
@@ -263,17 +283,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--export-only", action="store_true")
     ap.add_argument("--run", default=None, help="the checkpoint's name in DATA (default: the kind)")
     ap.add_argument("--init", type=Path, default=None,
-                    help="start from this checkpoint's weights (those whose shapes still fit), or from a shipped "
-                         ".onnx network's, with a fresh schedule")
+                    help="start from this checkpoint's weights (those whose shapes still fit), or from a .onnx "
+                         "network's of nets.py's widths (narrowed to --widths), with a fresh schedule")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--widths", type=_widths, default=None,
                     help="the network's stage widths, e.g. 16,24,48,64 (default: nets.py's)")
     ap.add_argument("--neck", type=int, default=None, help="the width of its feature pyramid (default: nets.py's)")
-    ap.add_argument("--teacher", type=Path, default=None, help="a reader's .onnx to learn from too (distillation)")
+    ap.add_argument("--teacher", type=Path, default=None,
+                    help="a network's .onnx, of the same kind, to learn from too (distillation)")
     ap.add_argument("--teacher-share", type=float, default=1.0)
     args = ap.parse_args(argv)
-    if args.teacher is not None and args.kind != "reader":
-        ap.error("--teacher is for the reader only")
     stages = 5 if args.kind == "detector" else 4
     if args.widths and len(args.widths) != stages:
         ap.error(f"--widths: the {args.kind} has {stages} stages, not {len(args.widths)}")
@@ -288,10 +307,11 @@ def main(argv: list[str] | None = None) -> int:
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     ckpt = args.data / f"{args.run or args.kind}.pt"
     step = 0
+    wide = None  # a network of nets.py's widths to start from, this one's or narrowed to this one's
     if args.init is not None and args.init.suffix == ".onnx" and not ckpt.exists():
-        weights_from_onnx(net, args.init, torch.zeros(1, 3, geo.CROP_H, geo.CROP_W) if not detector
+        wide = Detector() if detector else Reader()
+        weights_from_onnx(wide, args.init, torch.zeros(1, 3, geo.CROP_H, geo.CROP_W) if not detector
                           else torch.zeros(1, 3, 128, 128))
-        print(f"started from {args.init}", flush=True)
     elif args.init is not None and not ckpt.exists():
         old = torch.load(args.init, map_location="cpu")["net"]
         own = net.state_dict()
@@ -313,11 +333,15 @@ def main(argv: list[str] | None = None) -> int:
           flush=True)
     loader = iter(DataLoader(train, batch_size=None, num_workers=1, prefetch_factor=4))
     held_batches = [b for b, _ in zip(iter(held), range(6))]
-    if args.init is not None and args.init.suffix == ".onnx" and step == 0:
-        settle_norms(net, [next(loader)[0] for _ in range(8)])
+    if wide is not None and step == 0:
+        inputs = [next(loader)[0] for _ in range(8)]
+        kept = narrow_into(wide, net, inputs)  # all of it where the widths are the same
+        print(f"started from {args.init}, channels kept: " + ", ".join(f"{g} {len(k)}" for g, k in kept.items()),
+              flush=True)
+        settle_norms(net, inputs)
     loss_fn = detector_loss if detector else reader_loss
     if args.teacher is not None:
-        loss_fn = distilled(args.teacher, args.teacher_share)
+        loss_fn = distilled(args.kind, args.teacher, args.teacher_share)
     t0, seen = time.perf_counter(), {}
     while step < steps:
         lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / steps)) if step > 200 else args.lr * (step + 1) / 200

@@ -70,7 +70,7 @@ def narrow_into(wide: nn.Module, narrow: nn.Module, inputs: list[torch.Tensor]) 
         for (a, a_norm, src, out), (b, b_norm, _, _) in zip(wide_layers, narrow_layers):
             rows = kept.get(out, everything)
             weight = a.weight[rows]
-            if a.groups == 1:  # a depthwise convolution reads only its own channel
+            if a.groups == 1:  # (a depthwise one reads only its own channel: no inputs to choose)
                 weight = weight[:, kept.get(src, everything)]
             b.weight.copy_(weight)
             if a.bias is not None:

@@ -310,8 +310,11 @@ def main(argv: list[str] | None = None) -> int:
     wide = None  # a network of nets.py's widths to start from, this one's or narrowed to this one's
     if args.init is not None and args.init.suffix == ".onnx" and not ckpt.exists():
         wide = Detector() if detector else Reader()
-        weights_from_onnx(wide, args.init, torch.zeros(1, 3, geo.CROP_H, geo.CROP_W) if not detector
-                          else torch.zeros(1, 3, 128, 128))
+        try:
+            weights_from_onnx(wide, args.init, torch.zeros(1, 3, geo.CROP_H, geo.CROP_W) if not detector
+                              else torch.zeros(1, 3, 128, 128))
+        except ValueError as e:
+            ap.error(f"--init: not a {args.kind} of nets.py's widths: {e}")
     elif args.init is not None and not ckpt.exists():
         old = torch.load(args.init, map_location="cpu")["net"]
         own = net.state_dict()
@@ -335,7 +338,10 @@ def main(argv: list[str] | None = None) -> int:
     held_batches = [b for b, _ in zip(iter(held), range(6))]
     if wide is not None and step == 0:
         inputs = [next(loader)[0] for _ in range(8)]
-        kept = narrow_into(wide, net, inputs)  # all of it where the widths are the same
+        try:
+            kept = narrow_into(wide, net, inputs)  # all of it where the widths are the same
+        except ValueError as e:
+            ap.error(f"--widths, --neck: wider than {args.init}: {e}")
         print(f"started from {args.init}, channels kept: " + ", ".join(f"{g} {len(k)}" for g, k in kept.items()),
               flush=True)
         settle_norms(net, inputs)

@@ -3,9 +3,11 @@
 Entry point: ``load_photo(source, *, max_pixels=..., draft_side=None) -> np.ndarray`` (BGR uint8, in the
 orientation a person sees). ``source`` is a path or the file's bytes.
 
-The header is read first so that a file declaring a huge image is refused before it is decoded.
-``draft_side`` lets Pillow decode a JPEG reduced (its draft mode: 1/2, 1/4, 1/8) when a smaller image is
-enough; the result then is smaller than the photo (``photo_size`` gives the full size).
+The header is read first (by Pillow) so that a file declaring a huge image is refused before it is decoded.
+A colour JPEG that ends as a whole one does is decoded by OpenCV, which gives the same pixels as Pillow in
+about half the time (it writes BGR directly); the rest by Pillow, which also names what is wrong with a
+damaged file. ``draft_side`` lets a JPEG be decoded reduced (1/2, 1/4, 1/8, as Pillow's draft mode picks)
+when a smaller image is enough; the result then is smaller than the photo (``photo_size`` gives the full size).
 
 Raises ``PhotoError`` (``ValueError``) subclasses whose messages name the file: ``PhotoNotFoundError``,
 ``PhotoFormatError`` (not an image, or truncated), ``PhotoTooLargeError``.
@@ -113,10 +115,17 @@ def load_photo(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS,
         if w * h > max_pixels:
             raise PhotoTooLargeError(f"{_name(source)} is too large: {w}x{h} pixels "
                                      f"(at most {max_pixels // 1_000_000} megapixels)")
+        least = None
         if draft_side and img.format == "JPEG" and max(w, h) > draft_side:
             # decodes at 1/2, 1/4 or 1/8 when the result keeps its longer side at least draft_side
             s = draft_side / max(w, h)
-            img.draft("RGB", (max(1, int(w * s)), max(1, int(h * s))))
+            least = (max(1, int(w * s)), max(1, int(h * s)))
+        if img.format == "JPEG" and img.mode == "RGB":
+            fast = _jpeg_by_opencv(source, _reduction(w, h, *least) if least else 1)
+            if fast is not None:
+                return fast
+        if least:
+            img.draft("RGB", least)
         try:
             img.load()
             if _orientation(img) != 1:  # each step copies a 12 MP photo: only when it changes something
@@ -126,3 +135,24 @@ def load_photo(source: str | Path | bytes, *, max_pixels: int = MAX_PIXELS,
         except _DAMAGED as exc:
             raise PhotoFormatError(f"{_name(source)} is damaged or truncated: {exc}") from None
     return cv2.cvtColor(arr, cv2.COLOR_RGB2BGR)
+
+
+def _reduction(w: int, h: int, least_w: int, least_h: int) -> int:
+    """The JPEG reduction (1, 2, 4 or 8) that Pillow's draft mode takes for an image at least
+    ``least_w`` x ``least_h``."""
+    most = min(w // least_w, h // least_h)
+    return next(r for r in (8, 4, 2, 1) if r <= most)
+
+
+_OPENCV_FLAGS = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+                 8: cv2.IMREAD_REDUCED_COLOR_8}
+
+
+def _jpeg_by_opencv(source: str | Path | bytes, reduction: int) -> np.ndarray | None:
+    """The colour JPEG ``source`` decoded by OpenCV (reduced by ``reduction``, its EXIF orientation applied),
+    or None where Pillow should decode it: a file that does not end with the end-of-image marker may be cut
+    short, which OpenCV decodes silently (grey below the cut) and Pillow refuses."""
+    data = source if isinstance(source, (bytes, bytearray)) else Path(source).read_bytes()
+    if not data.endswith(b"\xff\xd9"):
+        return None
+    return cv2.imdecode(np.frombuffer(data, np.uint8), _OPENCV_FLAGS[reduction])

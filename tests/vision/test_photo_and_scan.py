@@ -8,11 +8,13 @@ import struct
 import zlib
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
 
 from calibration import UnknownProfileError, load_profile
+from companion import photo
 from companion.cli import main
 from companion.photo import PhotoFormatError, PhotoNotFoundError, PhotoTooLargeError, load_photo
 from companion.scanner import scan_photo
@@ -40,6 +42,23 @@ def test_exif_orientation_is_applied():
     assert img[2, 10, 2] > 200 and img[-2, 10, 2] < 60  # the red half is now on top (BGR: red is [2])
 
 
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_opencv_decodes_a_jpeg_as_pillow_does(orientation, monkeypatch):
+    rng = np.random.default_rng(orientation)
+    rgb = cv2.GaussianBlur(rng.integers(0, 256, (203, 331, 3), np.uint8), (0, 0), 2)  # odd sides: reductions round up
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    Image.fromarray(rgb).save(buf, "JPEG", exif=exif.tobytes(), quality=90)
+    data = buf.getvalue()
+    for draft_side in (None, 170, 90, 45):  # whole, 1/2, 1/4, 1/8
+        fast = load_photo(data, draft_side=draft_side)
+        with monkeypatch.context() as m:
+            m.setattr(photo, "_jpeg_by_opencv", lambda *args: None)  # Pillow alone
+            slow = load_photo(data, draft_side=draft_side)
+        assert fast.shape == slow.shape and np.array_equal(fast, slow), (orientation, draft_side)
+
+
 def test_png_and_heic_round_trip(tmp_path):
     rgb = np.zeros((16, 24, 3), np.uint8)
     rgb[:, :, 1] = 200
@@ -62,6 +81,8 @@ def test_bad_photos_get_clear_errors(tmp_path):
     whole = _jpeg_with_orientation(1)
     with pytest.raises(PhotoFormatError):
         load_photo(whole[: len(whole) // 2])
+    with pytest.raises(PhotoFormatError, match="truncated"):  # cut short within its image data
+        load_photo(whole[:-40], draft_side=10)
     big = io.BytesIO()
     Image.new("1", (8000, 8000)).save(big, "PNG")
     with pytest.raises(PhotoTooLargeError, match="8000x8000"):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,24 @@ def test_the_bare_decoding_is_the_photo_as_shown(bench, tmp_path):
     turned = with_orientation(data, 6)  # stored turned, with the tag that turns it back, as phones do
     for decoded in (bench.bare_decode(turned), load_photo(turned)):
         assert decoded.shape == (40, 60, 3) and decoded[20, 10, 2] > 200 and decoded[20, 50, 2] < 60
+
+
+def test_the_stage_timings_account_for_a_scan_and_leave_it_unchanged():
+    stages_tool = _load("scan_stages")
+    from companion import scanner, vision
+    from companion.vision import nets
+
+    photo = min((ROOT / "sample_images").glob("*.jpg"), key=lambda p: p.stat().st_size)  # the smallest
+    before = scanner.scan_photo(photo)
+    originals = (vision.read_faces, scanner.load_photo, nets.Network.run)
+    with stages_tool.Stages() as stages:
+        t0 = time.perf_counter()
+        during = scanner.scan_photo(photo)
+        took = time.perf_counter() - t0
+    assert during == before  # timing from outside changes no reading
+    assert (vision.read_faces, scanner.load_photo, nets.Network.run) == originals  # and is undone
+    assert stages.seconds["decoding"] > 0 and stages.passes["find_candidates"] >= 1
+    assert stages.crops["read_faces"] >= 2 * len(before["tiles"])  # a first look and a second at each tile
+    assert 0 < sum(stages.seconds.values()) <= took  # the stages lie within the scan, none counted twice
+    table = stages_tool.report(stages, 1, took, 1, 1)
+    assert "read_faces" in table and table.splitlines()[-1].startswith("scan")

@@ -24,6 +24,9 @@ min(found, labelled) tiles count as found, the multiset intersection as read rig
 
 Real photos come from ``../shared/real-photos/`` beside the repository (``--real DIR`` to point elsewhere);
 ``jmherzog/`` is read with ``--profile ivory`` and ``pipcounter/`` with ``twelve-color``.
+
+``--detector FILE`` and ``--reader FILE`` read every photo with other networks (say, ones just trained by
+``calibration.training.train --out DIR``) in place of the shipped ones.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import re
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -316,7 +319,12 @@ def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1,
     return by_kind
 
 
-def bench_real(real_dir: Path) -> dict[str, list[PhotoResult]]:
+def with_networks(profile, networks: dict[str, str]):
+    """``profile`` reading with other network files (``{"detector": PATH, "reader": PATH}``, either or none)."""
+    return replace(profile, **networks) if profile is not None and networks else profile
+
+
+def bench_real(real_dir: Path, networks: dict[str, str] | None = None) -> dict[str, list[PhotoResult]]:
     labels = json.loads((real_dir / "labels.json").read_text())["images"]
     out: dict[str, list[PhotoResult]] = {}
     profiles: dict = {}
@@ -324,7 +332,7 @@ def bench_real(real_dir: Path) -> dict[str, list[PhotoResult]]:
         folder = entry["file"].split("/")[0]
         if folder not in profiles:
             try:
-                profiles[folder] = load_profile(REAL_PROFILES.get(folder))
+                profiles[folder] = with_networks(load_profile(REAL_PROFILES.get(folder)), networks or {})
             except ValueError as exc:  # report it and measure the rest
                 print(f"real {folder}: cannot load profile {REAL_PROFILES.get(folder)!r}: {exc}", flush=True)
                 profiles[folder] = None
@@ -389,9 +397,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worst", type=int, default=10)
     ap.add_argument("--out", type=Path, default=None, help="write the worst photos annotated into this folder")
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1: the speed target is on one core)")
+    ap.add_argument("--detector", type=Path, default=None, help="read with this detector .onnx (a trained one)")
+    ap.add_argument("--reader", type=Path, default=None, help="read with this reader .onnx (a trained one)")
     args = ap.parse_args(argv)
+    networks = {kind: str(path.resolve()) for kind, path in (("detector", args.detector), ("reader", args.reader))
+                if path is not None}
+    for path in networks.values():
+        if not Path(path).is_file():
+            ap.error(f"no network file {path}")
     cv2.setNumThreads(args.threads)
-    profile = load_profile(args.profile)
+    profile = with_networks(load_profile(args.profile), networks)
     read_tiles(np.zeros((64, 64, 3), np.uint8), profile)  # load the networks before anything is timed
     rows = _Rows()
     everything: list[PhotoResult] = []
@@ -414,7 +429,7 @@ def main(argv: list[str] | None = None) -> int:
         everything += fresh
     if not args.no_real:
         if (args.real / "labels.json").is_file():
-            for folder, rs in sorted(bench_real(args.real).items()):
+            for folder, rs in sorted(bench_real(args.real, networks).items()):
                 rows.append(summarize(f"real {folder} ({REAL_PROFILES.get(folder)})", rs))
                 everything += rs
         else:

@@ -51,7 +51,8 @@ class Network:
 
 
 def network(name: str) -> Network:
-    """The network stored as ``models/NAME`` (loaded once)."""
+    """The network stored as ``models/NAME``, or at ``NAME`` if that is an absolute path (a trained one
+    tried in its place; loaded once)."""
     with _lock:
         net = _sessions.get(name)
         if net is None:

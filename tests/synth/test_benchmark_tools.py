@@ -136,3 +136,16 @@ def test_the_stage_timings_account_for_a_scan_and_leave_it_unchanged():
     assert 0 < sum(stages.seconds.values()) <= took  # the stages lie within the scan, none counted twice
     table = stages_tool.report(stages, 1, took, 1, 1)
     assert "read_faces" in table and table.splitlines()[-1].startswith("scan")
+
+
+def test_other_networks_replace_the_shipped_ones_by_path(bench, tmp_path):
+    from companion.vision import nets
+    from companion.vision.profile import Profile
+
+    shipped = nets.MODELS_DIR / "reader.onnx"
+    other = tmp_path / "reader-trained.onnx"
+    other.write_bytes(shipped.read_bytes())
+    profile = bench.with_networks(Profile(), {"reader": str(other)})
+    assert (profile.reader, profile.detector) == (str(other), Profile().detector)
+    assert bench.with_networks(Profile(), {}) == Profile()
+    assert nets.network(profile.reader) is not nets.network("reader.onnx")  # its own session, from its own file

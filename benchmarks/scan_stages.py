@@ -32,7 +32,7 @@ from companion.photo import photo_size  # noqa: E402
 from companion.vision import nets  # noqa: E402
 from scan_benchmark import BIG_PIXELS, bare_decode, fresh_photos  # noqa: E402
 
-# find_faces's stages, in the order it runs them, and the decoding (the draft and any finer one)
+# find_faces's stages, in the order it runs them (the decodings, the draft and any finer one, are timed as "decoding")
 STAGES = ("find_candidates", "read_faces", "_reshaped", "_resplit", "_unstraddled", "_split_in_two", "_orphans",
           "_filled", "_logo_sought", "read_both_ways", "face_colour", "assemble")
 

@@ -132,7 +132,7 @@ def test_the_stage_timings_account_for_a_scan_and_leave_it_unchanged():
     assert during == before  # timing from outside changes no reading
     assert (vision.read_faces, scanner.load_photo, nets.Network.run) == originals  # and is undone
     assert stages.seconds["decoding"] > 0 and stages.passes["find_candidates"] >= 1
-    assert stages.crops["read_faces"] >= 2 * len(before["tiles"])  # a first look and a second at each tile
+    assert sum(stages.crops.values()) >= len(before["tiles"]) > 0  # each tile read through a crop at least
     assert 0 < sum(stages.seconds.values()) <= took  # the stages lie within the scan, none counted twice
     table = stages_tool.report(stages, 1, took, 1, 1)
     assert "read_faces" in table and table.splitlines()[-1].startswith("scan")

@@ -163,12 +163,14 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
         frames = [(c.centre, c.angle, c.length, c.width) for c in merged(fine, coarse)]
     pyramid = Pyramid(source)
     read = read_faces(pyramid, frames, profile)
-    faces = _reshaped(pyramid, [f for f in read if f is not None], profile)
+    beside: list[np.ndarray] = []  # the other tile where a face read lay across two
+    faces = _reshaped(pyramid, [f for f in read if f is not None], profile, beside)
     faces = _resplit(pyramid, faces, profile)
     looked: list[FaceReading] = []  # the faces looked along as straddles, or found so
     faces = _unstraddled(pyramid, faces, profile, looked)
     faces = _split_in_two(pyramid, faces, _held_off_centre(frames, read, faces, profile), profile)
-    faces = _filled(pyramid, faces, *_orphans(frames, read, faces, profile), profile)
+    orphans, beside_orphans = _orphans(frames, read, faces, profile)
+    faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
     faces = _logo_sought(image_bgr, source_scale, pyramid, faces, profile)
     faces = read_both_ways(pyramid, faces, profile)
@@ -212,7 +214,8 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     return [face for k, face in enumerate(faces) if k not in gone] + [logo]
 
 
-def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
+def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
+              beside: list[np.ndarray] | None = None) -> list[FaceReading]:
     """``faces``, each face read with doubt (not surely a whole tile, its pips in doubt, or read as the same
     tile as another whole face) looked at again through the outline the faces read surely around it predict
     there, if its own is far from it (overlapping it less than ``profile.shape_overlap``: the reader took a
@@ -233,7 +236,11 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     take one look more to settle. A new look read surely may lie on whole faces mostly within it that have no
     tile's shape (fit below ``profile.gap_fit``) and fit worse than it by ``profile.fit_margin`` (the rest of its
     tile read apart: the other half, or the emblem): they give way to it. A new look that still has no tile's
-    shape is looked at once more (``_reshaped_again``)."""
+    shape is looked at once more (``_reshaped_again``). Where a look took a face's place, the outline of the surest
+    of its moved or turned looks that is a whole tile, read surely (``profile.doubt_below``), settled, of a tile's
+    shape (fit at least ``profile.gap_fit``) and on no face kept goes to ``beside``: the face's outline may have lain
+    across two tiles, each look taking one (or across the halves of two side by side, which read as tiles too, so
+    it is only a place to look at again once the faces are settled)."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
     plane = Plane(sure)
 
@@ -285,6 +292,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     # a look that is no whole tile is refused, and is not looked at again
     new = read_outlines(pyramid, [outline for _, outline, _ in looks], profile, floor=profile.tile_threshold)
     parts: dict[int, list[int]] = {}  # face -> the faces its best look takes in (the rest of its tile, read apart)
+    aside: dict[int, list[FaceReading]] = {}  # face -> its moved or turned looks read surely, of a tile's shape
     for (k, _, margin), face in zip(looks, new):
         held, held_fit = best[k]
         if k in logos:  # sure of its reading already: the look must still see the logo
@@ -293,11 +301,14 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
                     face.logo_score < profile.logo_threshold:
                 continue
             face_fit = _plane_fit(face, logos[k], profile)
-        elif face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
-                count_pips(face, profile).confidence <= count_pips(held, profile).confidence:
+        elif face.tile_score < profile.tile_threshold or face.moved > profile.settled_px:
             continue
         else:
-            face_fit = fit(face)
+            confidence, face_fit = count_pips(face, profile).confidence, fit(face)
+            if margin and confidence >= profile.doubt_below and face_fit >= profile.gap_fit:
+                aside.setdefault(k, []).append(face)
+            if confidence <= count_pips(held, profile).confidence:
+                continue
         if face_fit <= held_fit + margin:
             continue
         # a face of no tile's shape within a look read surely, and fitting far worse, is part of that tile read
@@ -317,7 +328,13 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> l
     for k, within in parts.items():  # (two halves that each took the whole tile: the first keeps it)
         if k not in gone:
             gone.update(within)
-    return [face for j, face in enumerate(faces) if j not in gone]
+    faces = [face for j, face in enumerate(faces) if j not in gone]
+    # an outline across two tiles: a look moved onto one took its place, and a sure look may lie on the other
+    for k in sorted(k for k in parts if k not in logos and k not in gone) if beside is not None else []:
+        other = [f for f in aside.get(k, []) if not _on_another(f, -1, faces, profile)]
+        if other:
+            beside.append(max(other, key=lambda f: count_pips(f, profile).confidence).corners)
+    return faces
 
 
 def _reshaped_again(pyramid: Pyramid, faces: list[FaceReading], best: dict[int, tuple[FaceReading, float]],
@@ -636,8 +653,9 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     ``profile.candidate_fit``) is a face the detector
     or the reader missed if it lies on no other tile; if it lies on one face only, fits at least
     ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
-    of its pips, it replaces that face (an outline across this tile and the next). ``profile.gap_most`` 0
-    turns these looks off."""
+    of its pips, it replaces that face (an outline across this tile and the next). Where a look found or replaced
+    a tile, the gaps and ends it makes are looked at in turn, at most ``profile.end_rounds`` times (a line that
+    goes on, a row it closes with room left). ``profile.gap_most`` 0 turns these looks off."""
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
@@ -661,12 +679,16 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
 
     found = _found_at(pyramid, list(faces), places, guesses, plane, profile)
     before = faces
-    for _ in range(profile.end_rounds if profile.end_touch else 0):  # a line found to go on may go on further
+    for _ in range(profile.end_rounds if profile.end_touch else 0):  # a tile found may lead to another
         if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
             break  # no tile found or replaced: no line leads anywhere new
-        more = ends([f.corners for f in found if f.tile_score >= profile.tile_threshold], profile.end_touch,
-                    profile.same_face_overlap, looked, profile.tile_aspect, _doubles(found, profile), plane,
-                    np.radians(profile.gap_turn_deg))
+        whole = [f.corners for f in found if f.tile_score >= profile.tile_threshold]
+        # a tile found may close a row with room left in it, or lead a line on
+        more = [q for q in gaps(whole, profile.gap_most, profile.gap_slack, np.radians(profile.gap_turn_deg),
+                                profile.tile_aspect)
+                if not any(geo.overlap(q, seen) > profile.same_face_overlap for seen in looked)]
+        more += ends(whole, profile.end_touch, profile.same_face_overlap, looked + more, profile.tile_aspect,
+                     _doubles(found, profile), plane, np.radians(profile.gap_turn_deg))
         if not more:
             break
         looked.extend(more)

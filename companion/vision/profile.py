@@ -94,10 +94,10 @@ class Profile:
     # 1 to ``gap_most`` tiles (give or take ``gap_slack`` of a tile) and no tile read there, a look through the
     # outline they predict, and one a tile beyond the end of a line (beyond a face with another against its
     # other end, within half ``end_touch`` of its length; 0 for none: a line going on or turning a corner at a
-    # tile not found; and beyond a tile found there, at most ``end_rounds`` times more); a whole tile found there
-    # whose fit to the plane's prediction is at least ``gap_fit`` is kept (``gap_most`` 0 looks in no gap, nor
-    # at lost candidates) if read surely; one found where the detector saw a tile but every look went to a
-    # neighbour if its fit is at least ``candidate_fit`` and its pips' confidence at least
+    # tile not found; and where a tile was found, the gaps and ends it makes, at most ``end_rounds`` times more);
+    # a whole tile found there whose fit to the plane's prediction is at least ``gap_fit`` is kept (``gap_most`` 0
+    # looks in no gap, nor at lost candidates) if read surely; one found where the detector saw a tile but every
+    # look went to a neighbour if its fit is at least ``candidate_fit`` and its pips' confidence at least
     # ``candidate_confidence`` (below ``doubt_below``: it is then read with doubt)
     gap_most: int = 2
     gap_slack: float = 0.15

@@ -153,6 +153,41 @@ def test_a_tile_read_as_two_halves_is_read_whole_once(monkeypatch):
     assert len(faces) == len(TABLE) + 1 and np.allclose(faces[-1].corners, bent)
 
 
+SIDE_BY_SIDE = {(4, 5): _tile(460, 300), (6, 5): _tile(460, 380)}  # neither read by itself
+
+
+def _reader_side_by_side(pyramid, quads, profile, floor=None):
+    """A reader that finds a tile of ``SIDE_BY_SIDE`` from an outline near it, and otherwise reads across two."""
+    out = []
+    for q in quads:
+        pips, near = min(SIDE_BY_SIDE.items(), key=lambda kv: np.linalg.norm(geo.centre_of(kv[1]) - geo.centre_of(q)))
+        if np.linalg.norm(geo.centre_of(near) - geo.centre_of(q)) < 0.2 * LENGTH:
+            out.append(_sure(near, pips))
+        else:
+            out.append(FaceReading(q, 0.9, ((Peak(0.6, 0.3),), ()), 0.0, 1.0))
+    return out
+
+
+def test_an_outline_across_two_tiles_side_by_side_finds_both(monkeypatch):
+    # one face read across the 4-5 and the 6-5 beside it, its pips in doubt, one corner off: a look moved
+    # across it takes its place, and the other tile's outline is handed on, where a look finds it once the faces
+    # are settled
+    monkeypatch.setattr(vision, "read_outlines", _reader_side_by_side)
+    quad = _tile(460, 340)
+    quad[2] += (8.0, -14.0)
+    across = FaceReading(quad, 0.95, (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(5)), 0.0, 1.0)
+    beside: list[np.ndarray] = []
+    faces = vision._reshaped(None, _faces()[:-1] + [across], Profile(), beside)
+    assert len(faces) == len(TABLE) + 1 and len(beside) == 1
+    faces = vision._filled(None, faces, [], beside, Profile())
+    assert sorted((_count(f), tuple(geo.centre_of(f.corners))) for f in faces[len(TABLE):]) == \
+        [((4, 5), (460.0, 300.0)), ((6, 5), (460.0, 380.0))]
+    # the 6-5 read already: no outline is handed on
+    beside = []
+    faces = vision._reshaped(None, _faces()[:-1] + [_sure(SIDE_BY_SIDE[(6, 5)], (6, 5)), across], Profile(), beside)
+    assert sorted(_count(f) for f in faces[len(TABLE):]) == [(4, 5), (6, 5)] and beside == []
+
+
 def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", _reader())
     faces = _faces()
@@ -172,6 +207,21 @@ def test_a_tile_missing_from_the_gap_in_a_row_is_looked_for_there(monkeypatch):
     filled = vision._filled(None, row, [], [], Profile())
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
     assert len(vision._filled(None, row, [], [], Profile(gap_most=0))) == len(row)
+
+
+def test_a_tile_found_beside_may_close_a_row_with_room_left(monkeypatch):
+    # the 6-6 at 620 is found only through an outline handed on (beside); with the 300 tile it leaves room for
+    # one in their row, where the next round of looks finds the 4-5
+    far, reader = _tile(620, 300), _reader()
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        return [_sure(far, (6, 6)) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(far)) < 0.2 * LENGTH else f
+                for q, f in zip(quads, reader(pyramid, quads, profile))]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    filled = vision._filled(None, _faces()[:-1], [], [far], Profile())
+    assert sorted(_count(f) for f in filled[len(TABLE):]) == [(4, 5), (6, 6)]
+    assert len(vision._filled(None, _faces()[:-1], [], [far], Profile(end_rounds=0))) == len(TABLE) + 1
 
 
 def test_a_tile_in_a_gap_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):

@@ -183,25 +183,33 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
 
 def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, faces: list[FaceReading],
                  profile: Profile) -> list[FaceReading]:
-    """``faces`` and, where none of them was read as the set's logo tile, the logo tile the detector saw with
-    the photo scaled to ``profile.logo_look_side`` (``image_bgr``, ``source_scale`` of it to ``pyramid``'s
-    pixels): a candidate on no whole face, read as a whole tile, settled (it may take one look more), as the
-    logo at least as surely as ``profile.logo_sure`` and on no other whole face but smaller ones that lie on
-    it (more than ``profile.same_face_overlap`` of them: parts of it read apart, as a logo tile close to the
-    camera is, or its emblem's half), which give way to it; the surest such."""
+    """``faces`` and, where none of them was read as the set's logo tile so that it stands (``_logo_vouched``:
+    one read as the logo less surely and of no tile's shape is left out as a score card would be), the logo
+    tile the detector saw with the photo scaled to ``profile.logo_look_side`` (``image_bgr``, ``source_scale``
+    of it to ``pyramid``'s pixels): a candidate on no whole face but those read as the logo, read as a whole
+    tile, settled (it may take one look more), as the logo at least as surely as ``profile.logo_sure`` and on no
+    other whole face but smaller ones that lie on it (more than ``profile.same_face_overlap`` of them: parts of
+    it read apart, as a logo tile close to the camera is, or its emblem's half) and those read as the logo (the
+    same tile, read less surely), which give way to it; the surest such."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
-    if not profile.logo or not profile.logo_look_side or any(f.logo_score >= profile.logo_threshold for f in whole):
+    if not profile.logo or not profile.logo_look_side:
         return faces
+    logo_read = [f for f in whole if f.logo_score >= profile.logo_threshold]
+    if logo_read:
+        sure = _judged(faces, profile)[0]
+        if any(_logo_vouched(f, sure, profile) for f in logo_read):
+            return faces
+    read_ids = {id(f) for f in logo_read}
     frames = [(c.centre * source_scale, c.angle, c.length * source_scale, c.width * source_scale)
               for c in find_candidates(image_bgr, profile, side=profile.logo_look_side)]
-    frames = [frame for frame in frames if not _under(frame[0], whole)]
+    frames = [frame for frame in frames if not _under(frame[0], [f for f in whole if id(f) not in read_ids])]
     looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
              if face is not None]
 
-    def parts(face: FaceReading) -> list[int]:  # the smaller whole faces more than same_face_overlap on it
+    def parts(face: FaceReading) -> list[int]:  # the whole faces smaller or read as the logo, on it
         area = cv2.contourArea(face.corners.astype(np.float32))
         return [k for k, f in enumerate(faces) if f.tile_score >= profile.tile_threshold and
-                cv2.contourArea(f.corners.astype(np.float32)) < area and
+                (cv2.contourArea(f.corners.astype(np.float32)) < area or id(f) in read_ids) and
                 geo.overlap(f.corners, face.corners) > profile.same_face_overlap]
 
     logos = [face for face in looks if face.tile_score >= profile.tile_threshold and
@@ -233,14 +241,15 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     and not, and along the nearest sure face's axis and across it, moved either way along) where its outline
     fits what the other sure faces predict less than ``profile.gap_fit`` (the reader often takes the round
     emblem on one half for the face, and the emblem tells no axis); a new look must still be the logo, and may
-    take one look more to settle. A new look read surely may lie on whole faces mostly within it that have no
-    tile's shape (fit below ``profile.gap_fit``) and fit worse than it by ``profile.fit_margin`` (the rest of its
-    tile read apart: the other half, or the emblem): they give way to it. A new look that still has no tile's
-    shape is looked at once more (``_reshaped_again``). Where a look took a face's place, the outline of the surest
-    of its moved or turned looks that is a whole tile, read surely (``profile.doubt_below``), settled, of a tile's
-    shape (fit at least ``profile.gap_fit``) and on no face kept goes to ``beside``: the face's outline may have lain
-    across two tiles, each look taking one (or across the halves of two side by side, which read as tiles too, so
-    it is only a place to look at again once the faces are settled)."""
+    take one look more to settle, as may any look that is a whole tile. A new look read surely may lie on whole
+    faces mostly within it that have no tile's shape (fit below ``profile.gap_fit``) and fit worse than it by
+    ``profile.fit_margin`` (the rest of its tile read apart: the other half, or the emblem): they give way to it.
+    A new look that still has no tile's shape is looked at once more (``_reshaped_again``). Where a look took a
+    face's place, the outline of the surest of its moved or turned looks that is a whole tile, read surely
+    (``profile.doubt_below``), settled, of a tile's shape (fit at least ``profile.gap_fit``) and on no face kept
+    goes to ``beside``: the face's outline may have lain across two tiles, each look taking one (or across the
+    halves of two side by side, which read as tiles too, so it is only a place to look at again once the faces
+    are settled)."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
     plane = Plane(sure)
 
@@ -291,6 +300,12 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
 
     # a look that is no whole tile is refused, and is not looked at again
     new = read_outlines(pyramid, [outline for _, outline, _ in looks], profile, floor=profile.tile_threshold)
+    # a whole tile not yet settled is looked at once more (a look far off takes more looks)
+    again = [n for n, face in enumerate(new) if looks[n][0] not in logos and
+             face.tile_score >= profile.tile_threshold and face.moved > profile.settled_px]
+    for n, face in zip(again, read_outlines(pyramid, [new[n].corners for n in again], profile,
+                                            floor=profile.tile_threshold)):
+        new[n] = face
     parts: dict[int, list[int]] = {}  # face -> the faces its best look takes in (the rest of its tile, read apart)
     aside: dict[int, list[FaceReading]] = {}  # face -> its moved or turned looks read surely, of a tile's shape
     for (k, _, margin), face in zip(looks, new):

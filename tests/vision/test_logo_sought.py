@@ -91,3 +91,26 @@ def test_smaller_faces_lying_mostly_within_the_logo_tile_give_way_to_it(monkeypa
     # a whole tile as large, lying across it, does not give way: the look lies on another tile
     across = replace(half, corners=_tile(460, 400))
     assert vision._logo_sought(IMAGE, 1.0, None, TILES + [across], Profile()) == TILES + [across]
+
+
+def test_a_face_read_as_the_logo_that_would_not_stand_is_looked_at_again(monkeypatch):
+    # the logo tile read 0.9 surely as the logo with an outline too long for a tile there (IoU 1 / 1.3 with the
+    # outline the tiles around it predict): it would be left out as a score card might, so the detector looks
+    # again, and a look on it that reads the logo tile surely takes its place
+    tiles = [FaceReading(_tile(x, 100), 0.99, (peaks(a), peaks(b)), 0.0, 0.5)
+             for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
+    long = FaceReading(geo.quad_of((500, 400), 0.0, 1.3 * LENGTH, WIDTH), 0.99, ((), ()), 0.9, 0.5)
+    calls, seen = [], []
+    monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400)], calls))
+    monkeypatch.setattr(vision, "read_faces", _reader(0.999, seen))
+    found = vision._logo_sought(IMAGE, 1.0, None, tiles + [long], Profile())
+    assert calls == [Profile().logo_look_side] and len(seen) == 1
+    assert len(found) == len(tiles) + 1 and np.allclose(found[-1].corners, LOGO)
+    # a look no surer than logo_sure leaves it as it was
+    monkeypatch.setattr(vision, "read_faces", _reader(0.97, []))
+    assert vision._logo_sought(IMAGE, 1.0, None, tiles + [long], Profile()) == tiles + [long]
+    # read as the logo so surely that it stands, or of a tile's shape there, it is not looked at again
+    calls.clear()
+    for face in (replace(long, logo_score=0.99), replace(long, corners=LOGO)):
+        assert vision._logo_sought(IMAGE, 1.0, None, tiles + [face], Profile()) == tiles + [face]
+    assert calls == []

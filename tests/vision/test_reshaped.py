@@ -188,6 +188,18 @@ def test_an_outline_across_two_tiles_side_by_side_finds_both(monkeypatch):
     assert sorted(_count(f) for f in faces[len(TABLE):]) == [(4, 5), (6, 5)] and beside == []
 
 
+def test_a_look_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
+    reader, calls = _reader(), []
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # the first looks have not settled
+        calls.append(quads)
+        return [replace(f, moved=15.0) if len(calls) == 1 else f for f in reader(pyramid, quads, profile)]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    faces = vision._reshaped(None, _faces(), Profile())
+    assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5) and len(calls) == 2
+
+
 def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", _reader())
     faces = _faces()

@@ -2,7 +2,7 @@
 
     nice .venv/bin/python benchmarks/scan_benchmark.py [--fresh 300] [--seed-start 50000] [--no-samples]
                                                        [--no-real] [--kind KIND ...] [--by-tag] [--worst 10]
-                                                       [--out DIR]
+                                                       [--out DIR] [--fresh-dir DIR]
 
 For each dataset it prints tile recall, tile precision, value accuracy (both halves right, in either
 order), hand-exact rate (every tile of the photo found and read right, nothing extra), ends-right (the
@@ -290,9 +290,13 @@ def bench_folder(folder: Path, profile) -> list[PhotoResult]:
     return results
 
 
-def fresh_photos(count: int, seed_start: int, exif: float = 0.1, kinds: tuple[str, ...] = ROTATION):
+def fresh_photos(count: int, seed_start: int, exif: float = 0.1, kinds: tuple[str, ...] = ROTATION,
+                 folder: Path | None = None):
     """The fresh synthetic photos every benchmark measures: ``(seed, kind, JPEG bytes, label)``, seeded, the
-    kinds in turn, a fraction ``exif`` stored turned with an EXIF orientation tag as phones do."""
+    kinds in turn, a fraction ``exif`` stored turned with an EXIF orientation tag as phones do. With ``folder``,
+    a photo stored there (``synth-SEED.jpg`` and ``.json``, of the same kind and EXIF turn) is read rather than
+    rendered, and one rendered is stored there: two versions of the code then read the very same photos, and
+    a second run skips the rendering. (Empty the folder when the generator changes.)"""
     from companion.synth import render_photo
     from companion.synth.exif import with_orientation
 
@@ -301,17 +305,27 @@ def fresh_photos(count: int, seed_start: int, exif: float = 0.1, kinds: tuple[st
     for i in range(count):
         seed = seed_start + i
         kind = kinds[i % len(kinds)]
-        data, label = render_photo(seed, kind=kind, name=f"synth-{seed}.jpg")
         orientation = orientation_for(seed, exif)
+        stored = folder / f"synth-{seed}.jpg" if folder is not None else None
+        if stored is not None and stored.is_file() and stored.with_suffix(".json").is_file():
+            label = json.loads(stored.with_suffix(".json").read_text())
+            if label.get("kind") == kind and label.pop("orientation", 1) == orientation:
+                yield seed, kind, stored.read_bytes(), label
+                continue
+        data, label = render_photo(seed, kind=kind, name=f"synth-{seed}.jpg")
         if orientation != 1:  # the scanner must turn it back
             data = with_orientation(data, orientation)
+        if stored is not None:
+            folder.mkdir(parents=True, exist_ok=True)
+            stored.write_bytes(data)
+            stored.with_suffix(".json").write_text(json.dumps({**label, "orientation": orientation}))
         yield seed, kind, data, label
 
 
-def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1,
-                kinds: tuple[str, ...] = ROTATION) -> dict[str, list[PhotoResult]]:
+def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1, kinds: tuple[str, ...] = ROTATION,
+                folder: Path | None = None) -> dict[str, list[PhotoResult]]:
     by_kind: dict[str, list[PhotoResult]] = {}
-    for _, kind, data, label in fresh_photos(count, seed_start, exif, kinds):
+    for _, kind, data, label in fresh_photos(count, seed_start, exif, kinds, folder):
         r = run_one(data, label, label["file"], profile)
         r.path = data  # type: ignore[attr-defined]
         r.label = label  # type: ignore[attr-defined]
@@ -386,6 +400,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fresh", type=int, default=300, help="fresh synthetic photos (0: none)")
     ap.add_argument("--seed-start", type=int, default=50000)
     ap.add_argument("--exif", type=float, default=0.1, help="fraction of fresh photos stored turned with EXIF")
+    ap.add_argument("--fresh-dir", type=Path, default=None,
+                    help="read the fresh photos from this folder where stored there, and store those rendered")
     ap.add_argument("--kind", action="append", choices=sorted(set(ROTATION)),
                     help="fresh photos of this kind only (repeatable; default: a rotation of all kinds)")
     ap.add_argument("--samples", type=Path, default=ROOT / "sample_images")
@@ -417,7 +433,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(summarize("sample_images", res))
         everything += res
     if args.fresh > 0:
-        by_kind = bench_fresh(args.fresh, args.seed_start, profile, args.exif, tuple(args.kind or ROTATION))
+        by_kind = bench_fresh(args.fresh, args.seed_start, profile, args.exif, tuple(args.kind or ROTATION),
+                              args.fresh_dir)
         fresh = [r for rs in by_kind.values() for r in rs]
         rows.append(summarize(f"fresh {args.fresh} (seeds {args.seed_start}+)", fresh))
         for kind, rs in sorted(by_kind.items()):

@@ -149,3 +149,22 @@ def test_other_networks_replace_the_shipped_ones_by_path(bench, tmp_path):
     assert (profile.reader, profile.detector) == (str(other), Profile().detector)
     assert bench.with_networks(Profile(), {}) == Profile()
     assert nets.network(profile.reader) is not nets.network("reader.onnx")  # its own session, from its own file
+
+
+def test_fresh_photos_stored_in_a_folder_are_read_back_the_same(bench, tmp_path, monkeypatch):
+    first = list(bench.fresh_photos(2, 50001, exif=1.0, folder=tmp_path))  # every photo turned by EXIF
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "synth-50001.jpg", "synth-50001.json", "synth-50002.jpg", "synth-50002.json"]
+    import companion.synth
+
+    def no_rendering(*args, **kwargs):
+        raise AssertionError("rendered again")
+
+    monkeypatch.setattr(companion.synth, "render_photo", no_rendering)
+    again = list(bench.fresh_photos(2, 50001, exif=1.0, folder=tmp_path))
+    assert [(seed, kind, data, label) for seed, kind, data, label in again] == first
+    # stored for another kind or EXIF turn, a photo is rendered anew
+    with pytest.raises(AssertionError, match="rendered again"):
+        list(bench.fresh_photos(1, 50001, exif=0.0, folder=tmp_path))
+    with pytest.raises(AssertionError, match="rendered again"):
+        list(bench.fresh_photos(1, 50001, exif=1.0, kinds=("crowd",), folder=tmp_path))

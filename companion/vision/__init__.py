@@ -172,6 +172,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     orphans, beside_orphans = _orphans(frames, read, faces, profile)
     faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
+    faces = _halved(pyramid, faces, profile)
     faces = _logo_sought(image_bgr, source_scale, pyramid, faces, profile)
     faces = read_both_ways(pyramid, faces, profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
@@ -711,6 +712,37 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     return found
 
 
+def _halved(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
+    """``faces``, each whole face that would be left out as too large for a tile where it lies (a patch across
+    two tiles, see ``_sized_like_tiles``) looked at as its two halves across its middle: where both are whole
+    tiles, settled, read at least ``profile.candidate_confidence`` surely, not on each other and on no other
+    whole face, they take its place (the reader read two tiles end to end as one, the logo tile and the tile
+    against its end among them)."""
+    height, width = pyramid.levels[0].shape[:2]
+    choosable, shaped, _ = _choosable(faces, profile)
+    kept, _ = _one_per_face(choosable, width, height, profile, shaped)
+    _, too_large = _sized_like_tiles(kept, max(width, height), profile)
+    if not too_large:
+        return faces
+    halves = []
+    for face in too_large:
+        q = np.asarray(face.corners, np.float64)
+        middle = [(q[0] + q[3]) / 2, (q[1] + q[2]) / 2]  # across the face's middle ([0]-[1] is an end)
+        halves += [np.array([q[0], q[1], middle[1], middle[0]]), np.array([middle[0], middle[1], q[2], q[3]])]
+    looks = [_one_look_more(pyramid, f, profile)
+             for f in read_outlines(pyramid, halves, profile, floor=profile.tile_threshold)]
+    for n, face in enumerate(too_large):
+        pair = looks[2 * n:2 * n + 2]
+        others = [f for f in faces if f is not face]
+        if any(f.tile_score < profile.tile_threshold or f.moved > profile.settled_px or
+               count_pips(f, profile).confidence < profile.candidate_confidence for f in pair) or \
+                geo.overlap(pair[0].corners, pair[1].corners) > profile.same_face_overlap or \
+                any(_on_another(f, -1, others, profile) for f in pair):
+            continue
+        faces = others + pair
+    return faces
+
+
 def _halves_of_two(faces: list[FaceReading], plane: Plane, profile: Profile) -> list[np.ndarray]:
     """For each face of ``faces`` not read as a whole tile that is two tiles long where it lies (its length
     twice that of the outline ``plane`` predicts there, give or take twice ``profile.gap_slack`` of a tile),
@@ -826,10 +858,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     ones named in warnings, pips counted, and the set's rules applied."""
     photo_w, photo_h = found.width, found.height
     unsure_logo: list[np.ndarray] = []
-    sure, doubtful, _ = _judged(found.faces, profile)
-    plane = Plane(sure)
-    shaped = _shaped(found.faces, plane, profile)
-    faces = [f for k, f in enumerate(found.faces) if not (k in doubtful and _bare_misshapen(f, plane, profile))]
+    faces, shaped, sure = _choosable(found.faces, profile)
     kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped)
     kept, too_large = _sized_like_tiles(kept, max(photo_w, photo_h), profile)
     if too_large:  # a face across two tiles hid them: choose again without it
@@ -873,6 +902,15 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     tiles = _settled_by_set(tiles, [c.others for _, c in kept], profile)
     tiles, more = _check_set(tiles, profile)
     return Reading(tiles, warnings + more)
+
+
+def _choosable(faces: list[FaceReading], profile: Profile) -> tuple[list[FaceReading], set[int], list[np.ndarray]]:
+    """The faces the assembly chooses among (all but the bare misshapen ones read with doubt), the ``id``s of
+    those of a tile's shape (``_shaped``), and the outlines of the faces read surely."""
+    sure, doubtful, _ = _judged(faces, profile)
+    plane = Plane(sure)
+    return ([f for k, f in enumerate(faces) if not (k in doubtful and _bare_misshapen(f, plane, profile))],
+            _shaped(faces, plane, profile), sure)
 
 
 def _logo_vouched(face: FaceReading, sure: list[np.ndarray], profile: Profile) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -117,3 +118,36 @@ def test_a_row_of_far_tiles_off_a_line_of_play_is_kept():
     assert len(assemble(Faces(faces, 1440, 1080), Profile()).tiles) == 15
     # the line's sizes alone fit that slope closely: only its steepness tells it is a guess
     assert len(assemble(Faces(faces, 1440, 1080), replace(Profile(), size_steepest=1e9)).tiles) < 15
+
+
+def test_a_face_two_tiles_long_is_looked_at_as_its_two_halves(monkeypatch):
+    # the near row's last tile and one end to end with it, read as one face twice a tile's length: left to the
+    # assembly it would be dropped as too large, both tiles missed; its halves, looked at, are the two tiles
+    import companion.vision as vision
+
+    faces = _steep_photo()[:-1]
+    long = _face(1120, 850, 400, pips=(6, 6), width=100)
+    seen = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # each half a whole tile, read surely
+        seen.extend(quads)
+        return [FaceReading(q, 0.99, (tuple([Peak(0.95, 0.3)] * 5), tuple([Peak(0.95, 0.3)] * k)), 0.0, 0.5)
+                for k, q in enumerate(quads)]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    pyramid = SimpleNamespace(levels=[np.zeros((1000, 1400, 3), np.uint8)])
+    found = vision._halved(pyramid, faces + [long], Profile())
+    assert len(seen) == 2 and len(found) == len(faces) + 2 and all(f is not long for f in found)
+    along = np.array([np.cos(0.3), np.sin(0.3)]) * 100
+    assert np.allclose(sorted(geo.centre_of(f.corners).tolist() for f in found[-2:]),
+                       sorted([(np.array([1120.0, 850.0]) + s * along).tolist() for s in (-1, 1)]))
+    # halves the reader does not take for whole tiles leave the face as it was
+    monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+        FaceReading(q, 0.3, ((), ()), 0.0, 0.5) for q in quads])
+    assert vision._halved(pyramid, faces + [long], Profile())[-1] is long
+    # a tile of a tile's size is not looked at
+    seen.clear()
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    photo = _steep_photo()
+    kept = vision._halved(pyramid, photo, Profile())
+    assert seen == [] and len(kept) == len(photo) and all(a is b for a, b in zip(kept, photo))

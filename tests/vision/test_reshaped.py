@@ -188,14 +188,21 @@ def test_an_outline_across_two_tiles_side_by_side_finds_both(monkeypatch):
     assert sorted(_count(f) for f in faces[len(TABLE):]) == [(4, 5), (6, 5)] and beside == []
 
 
-def test_a_look_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
-    reader, calls = _reader(), []
+def _unsettled_first(calls: list):
+    """``_reader()`` whose first looks have not settled (their corners moved 15 pixels); each call's outlines
+    go to ``calls``."""
+    reader = _reader()
 
-    def read_outlines(pyramid, quads, profile, floor=None):  # the first looks have not settled
+    def read_outlines(pyramid, quads, profile, floor=None):
         calls.append(quads)
         return [replace(f, moved=15.0) if len(calls) == 1 else f for f in reader(pyramid, quads, profile)]
 
-    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    return read_outlines
+
+
+def test_a_look_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
+    calls = []
+    monkeypatch.setattr(vision, "read_outlines", _unsettled_first(calls))
     faces = vision._reshaped(None, _faces(), Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5) and len(calls) == 2
 
@@ -237,13 +244,8 @@ def test_a_tile_found_beside_may_close_a_row_with_room_left(monkeypatch):
 
 
 def test_a_tile_in_a_gap_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
-    reader, calls = _reader(), []
-
-    def read_outlines(pyramid, quads, profile, floor=None):  # the first looks have not settled
-        calls.append(quads)
-        return [replace(f, moved=15.0) if len(calls) == 1 else f for f in reader(pyramid, quads, profile)]
-
-    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    calls = []
+    monkeypatch.setattr(vision, "read_outlines", _unsettled_first(calls))
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]
     filled = vision._filled(None, row, [], [], Profile())
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and len(calls) > 1

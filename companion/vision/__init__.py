@@ -11,8 +11,9 @@ from the faces read surely around it, and a face read with doubt far from that o
 through it (and, where its pips are in doubt, through it moved and turned, and along or across the nearest
 sure face); where a whole face reads a tile another face holds too and lies side by side with a whole
 face, the square the two make is read split the other way (two faces across two tiles, each half on
-another); a face read as a double half a tile short of a line's next face (an outline across two tiles
-end to end) is looked at half a tile each way along it, and again while such looks find tiles; where two
+another); a face read as a double half a tile short of a line's next face, or any face half a tile short
+of a double laid crosswise in a line (an outline across two tiles end to end), is looked at half a tile
+each way along it, and again while such looks find tiles; where two
 tiles in a row leave room for a tile between them and none was read, one tile beyond the end of a line,
 in line or a double laid crosswise (it may go on, or turn a corner, at a tile not read), across a double
 laid crosswise from a tile against its side, or where the detector proposed a tile but every look there
@@ -51,7 +52,8 @@ from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
-from companion.vision.plane import Plane, ends, gaps, in_line, side_by_side, split_the_other_way  # noqa: E402
+from companion.vision.plane import (  # noqa: E402
+    Plane, crosswise, ends, gaps, in_line, side_by_side, split_the_other_way)
 from companion.vision.read import (  # noqa: E402
     Count, FaceReading, Pyramid, count_pips, face_colour, read_both_ways, read_faces, read_outlines)
 
@@ -435,10 +437,13 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     junction reads as a double; the line's next tile then lies half a tile beyond its end: another whole face
     in line with it, one and a half lengths from its centre (give or take ``profile.straddle_slack`` of a
     length, off its axis by less than ``profile.gap_slack`` of a width), itself touching a face beyond it end
-    to end (a line of play, not a row of tiles laid out apart). A look is a tile the face lay across if it is
-    a whole tile, settled (it may take one look more), sure of its pips, not read as the same double, of a
-    tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``) and on no other whole
-    face; the first such replaces the face, a second is added. A straddle given way to may leave the next
+    to end (a line of play, not a row of tiles laid out apart). So is any whole face, double or not (across a
+    wrong junction it reads as two unlike halves), that ends half a tile short of a double laid crosswise in a
+    line: the double's centre one and a quarter lengths from the face's (give or take half the slack), a face
+    in line two lengths from it beyond the double. A look is a tile the face lay across if it is a whole tile,
+    settled (it may take one look more), sure of its pips, not read as the face was, of a tile's shape there
+    (its fit to the plane's prediction at least ``profile.gap_fit``) and on no other whole face; the first
+    such replaces the face, a second is added. A straddle given way to may leave the next
     straddle along the line with a tile beyond it (a line read half a tile off throughout), so the looks go
     on for up to ``profile.straddle_rounds`` rounds while they find tiles; ``looked`` (the faces looked along
     already, and the tiles found so) is kept across calls, so that a call after the gaps are filled looks
@@ -450,15 +455,22 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
             return any(i not in (j, k) and in_line(faces[j].corners, faces[i].corners, 1.0, profile.straddle_slack,
                                                     profile.gap_slack) for i in whole)
 
+        def across_beyond(j: int, k: int) -> bool:  # a double laid crosswise in a line, half a tile beyond k
+            return in_line(faces[k].corners, faces[j].corners, 1.25, profile.straddle_slack / 2, profile.gap_slack) \
+                and crosswise(faces[k].corners, faces[j].corners) and \
+                any(i not in (j, k) and in_line(faces[k].corners, faces[i].corners, 2.0, profile.straddle_slack,
+                                                profile.gap_slack) for i in whole)
+
         suspects = []
         for k in whole:
             pips = count_pips(faces[k], profile).pips
-            if pips[0] != pips[1] or any(faces[k] is face for face in looked) or \
+            if any(faces[k] is face for face in looked) or \
                     (profile.logo and faces[k].logo_score >= profile.logo_threshold):
                 continue
             beyond = [j for j in whole if j != k and
                       in_line(faces[k].corners, faces[j].corners, 1.5, profile.straddle_slack, profile.gap_slack)]
-            if any(in_a_line(j, k) for j in beyond):
+            if (pips[0] == pips[1] and any(in_a_line(j, k) for j in beyond)) or \
+                    any(across_beyond(j, k) for j in whole if j != k):
                 suspects.append(k)
         looked.extend(faces[k] for k in suspects)
         looks = [(k, moved) for k in suspects for moved in _moved(faces[k].corners, 0.5, 0.0)]

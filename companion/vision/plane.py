@@ -299,7 +299,12 @@ def _next_along(plane: Plane, quad: np.ndarray, length: np.ndarray, aspect: floa
 def _end_on(quad: np.ndarray, double: np.ndarray) -> bool:
     """Whether ``quad`` lies end on against the middle of a long side of ``double`` (laid crosswise in a line):
     its axis across the double's, its centre near the double's middle (``END_ON_COS``, ``END_ON_OFF``)."""
-    mine, theirs = _sides(quad), _sides(double)
-    cos = abs(mine[:, 0] @ theirs[:, 0]) / max(np.linalg.norm(mine[:, 0]) * np.linalg.norm(theirs[:, 0]), 1e-9)
-    along = (geo.centre_of(quad) - geo.centre_of(double)) @ theirs[:, 0] / max(theirs[:, 0] @ theirs[:, 0], 1e-9)
-    return cos < END_ON_COS and abs(along) < END_ON_OFF
+    theirs = _sides(double)[:, 0]
+    along = (geo.centre_of(quad) - geo.centre_of(double)) @ theirs / max(theirs @ theirs, 1e-9)
+    return crosswise(quad, double) and abs(along) < END_ON_OFF
+
+
+def crosswise(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Whether ``other``'s axis lies across ``quad``'s (their cosine below ``END_ON_COS``)."""
+    mine, theirs = _sides(quad)[:, 0], _sides(other)[:, 0]
+    return abs(mine @ theirs) < END_ON_COS * max(np.linalg.norm(mine) * np.linalg.norm(theirs), 1e-9)

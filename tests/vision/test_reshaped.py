@@ -540,6 +540,33 @@ def test_a_line_read_half_a_tile_off_gives_way_straddle_by_straddle(monkeypatch)
     assert len(vision._unstraddled(None, faces, Profile(straddle_rounds=1), [])) == 4 and len(looked) == 2
 
 
+
+def test_a_face_read_across_a_wrong_junction_before_a_crosswise_double_gives_way(monkeypatch):
+    # a line along y = 500: 3-2, 1-5 (a wrong junction, 2 against 1), a 5-5 laid crosswise, 5-0. An outline
+    # across the 3-2 and the 1-5 reads 2-1, no double; it ends half a tile short of the crosswise double.
+    line = {100: _tile(100, 500), 260: _tile(260, 500), 500: _tile(500, 500)}
+    pips = {100: (3, 2), 260: (1, 5), 500: (5, 0)}
+    double = _sure(geo.quad_of((380, 500), np.pi / 2, LENGTH, WIDTH), (5, 5))
+    looked = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # a look near a tile finds it
+        looked.extend(quads)
+        return [_sure(line[x], pips[x]) for x in (min(line, key=lambda x: abs(geo.centre_of(q)[0] - x))
+                                                 for q in quads)]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    straddle = FaceReading(_tile(180, 500), 0.99, (peaks(2), peaks(1)), 0.0, 0.5)
+    faces = [straddle, double, _sure(line[500], pips[500])]
+    found = vision._unstraddled(None, faces, Profile(), [])
+    assert sorted(_count(f) for f in found) == [(1, 5), (3, 2), (5, 0), (5, 5)] and len(looked) == 2
+
+    # with no tile beyond the double (not a line), or the face against the double's side, no look
+    looked.clear()
+    assert vision._unstraddled(None, faces[:2], Profile(), []) == faces[:2]
+    against = [_sure(_tile(260, 500), (1, 5)), double, _sure(line[500], pips[500])]
+    assert vision._unstraddled(None, against, Profile(), []) == against and not looked
+
+
 LEFT, RIGHT = geo.quad_of((260, 300), np.pi / 2, LENGTH, WIDTH), geo.quad_of((340, 300), np.pi / 2, LENGTH, WIDTH)
 TOP, BOTTOM = _tile(300, 260), _tile(300, 340)  # the square LEFT and RIGHT make, split the other way
 ELSEWHERE = _tile(800, 300)

@@ -53,7 +53,7 @@ from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.plane import (  # noqa: E402
-    Plane, crosswise, ends, gaps, in_line, side_by_side, split_the_other_way)
+    Lines, Plane, ends, gaps, side_by_side, split_the_other_way)
 from companion.vision.read import (  # noqa: E402
     Count, FaceReading, Pyramid, count_pips, face_colour, read_both_ways, read_faces, read_outlines)
 
@@ -451,26 +451,20 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     for _ in range(profile.straddle_rounds):  # a straddle given way may leave the next one with a tile beyond it
         whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
 
-        def in_a_line(j: int, k: int) -> bool:  # face j touches a face (not k) end to end
-            return any(i not in (j, k) and in_line(faces[j].corners, faces[i].corners, 1.0, profile.straddle_slack,
-                                                    profile.gap_slack) for i in whole)
-
-        def across_beyond(j: int, k: int) -> bool:  # a double laid crosswise in a line, half a tile beyond k
-            return in_line(faces[k].corners, faces[j].corners, 1.25, profile.straddle_slack / 2, profile.gap_slack) \
-                and crosswise(faces[k].corners, faces[j].corners) and \
-                any(i not in (j, k) and in_line(faces[k].corners, faces[i].corners, 2.0, profile.straddle_slack,
-                                                profile.gap_slack) for i in whole)
-
+        lines = Lines([faces[k].corners for k in whole])  # (rows and columns: the faces of ``whole``)
+        touching = lines.in_line(1.0, profile.straddle_slack, profile.gap_slack)
+        in_a_line = touching.sum(axis=1)[None, :] - touching.T > 0  # [k, j]: j touches a face but k end to end
+        beyond = lines.in_line(1.5, profile.straddle_slack, profile.gap_slack) & in_a_line
+        # a double laid crosswise in a line, half a tile beyond k, a face in line beyond it
+        across_beyond = lines.in_line(1.25, profile.straddle_slack / 2, profile.gap_slack) & lines.crosswise & \
+            lines.in_line(2.0, profile.straddle_slack, profile.gap_slack).any(axis=1)[:, None]
         suspects = []
-        for k in whole:
-            pips = count_pips(faces[k], profile).pips
+        for n, k in enumerate(whole):
             if any(faces[k] is face for face in looked) or \
                     (profile.logo and faces[k].logo_score >= profile.logo_threshold):
                 continue
-            beyond = [j for j in whole if j != k and
-                      in_line(faces[k].corners, faces[j].corners, 1.5, profile.straddle_slack, profile.gap_slack)]
-            if (pips[0] == pips[1] and any(in_a_line(j, k) for j in beyond)) or \
-                    any(across_beyond(j, k) for j in whole if j != k):
+            pips = count_pips(faces[k], profile).pips
+            if (pips[0] == pips[1] and beyond[n].any()) or across_beyond[n].any():
                 suspects.append(k)
         looked.extend(faces[k] for k in suspects)
         looks = [(k, moved) for k in suspects for moved in _moved(faces[k].corners, 0.5, 0.0)]

@@ -4,9 +4,9 @@ faces read surely around a place tell what outline a tile has there, whichever w
 Entry points: ``Plane(sure).outline(quad, aspect) -> (4, 2) corners``; ``gaps(quads, ...)``, the
 places between two tiles in a row where one or two more would fit; ``ends(quads, ...)``, the places one
 tile beyond the ends of a line, in line or crosswise, where it may go on or turn a corner at a tile not
-found, and beside a row of tiles side by side; ``in_line(quad, other, lengths, ...)``, whether a face
-lies along another's axis so many of its lengths away; ``side_by_side(quad, other, ...)``, whether it
-lies against its long side, and ``split_the_other_way(quad, other)``, the two faces across the square
+found, and beside a row of tiles side by side; ``Lines(quads).in_line(lengths, ...)``, which faces lie
+along which others' axes so many of their lengths away; ``side_by_side(quad, other, ...)``, whether a face
+lies against another's long side, and ``split_the_other_way(quad, other)``, the two faces across the square
 two such make.
 Conventions as in ``companion.vision``.
 
@@ -106,14 +106,28 @@ class Plane:
         return geo.clockwise(geo.apply(self.unlevel, np.mean(outlines, axis=0)))
 
 
-def in_line(quad: np.ndarray, other: np.ndarray, lengths: float, slack: float, off: float) -> bool:
-    """Whether ``other``'s centre lies along ``quad``'s axis ``lengths`` of its lengths from its centre (either
-    way, give or take ``slack`` of a length), off the axis by less than ``off`` of its width."""
-    in_frame = _in_frame(_sides(quad), geo.centre_of(other) - geo.centre_of(quad))
-    if in_frame is None:
-        return False
-    along, across = abs(in_frame[0]), abs(in_frame[1])
-    return abs(along - lengths) < slack and across < off
+class Lines:
+    """Where each of some faces lies seen from each other, for every pair at once (a photo has hundreds of pairs,
+    each too cheap to pay for a call of its own): ``along[a, b]``, how far b's centre lies along a's axis (in
+    a's lengths, either way), ``across[a, b]`` how far off it (in a's widths, either side), nan where a is
+    degenerate; ``crosswise[a, b]``, whether b's axis lies across a's (their cosine below ``END_ON_COS``)."""
+
+    def __init__(self, quads: list[np.ndarray]):
+        sides = np.array([_sides(q) for q in quads]).reshape(-1, 2, 2)
+        centres = np.array([geo.centre_of(q) for q in quads]).reshape(-1, 2)
+        (a, b), (c, d) = np.moveaxis(sides, 0, -1)[..., None]  # each (n, 1): a face's frame, as in _in_frame
+        det = a * d - b * c
+        det = np.where(np.abs(det) < 1e-6, np.nan, det)
+        x, y = np.moveaxis(centres[None, :, :] - centres[:, None, :], -1, 0)  # [a, b]: b's centre - a's
+        self.along, self.across = np.abs((d * x - b * y) / det), np.abs((a * y - c * x) / det)
+        axes = sides[:, :, 0]
+        norms = np.linalg.norm(axes, axis=1)
+        self.crosswise = np.abs(axes @ axes.T) < END_ON_COS * np.maximum(np.outer(norms, norms), 1e-9)
+
+    def in_line(self, lengths: float, slack: float, off: float) -> np.ndarray:
+        """Which pairs [a, b] have b's centre along a's axis ``lengths`` of a's lengths from its centre (either
+        way, give or take ``slack`` of a length), off the axis by less than ``off`` of a's width."""
+        return (np.abs(self.along - lengths) < slack) & (self.across < off)
 
 
 def side_by_side(quad: np.ndarray, other: np.ndarray, slack: float, turn_limit: float, aspect: float = 2.0) -> bool:
@@ -299,12 +313,7 @@ def _next_along(plane: Plane, quad: np.ndarray, length: np.ndarray, aspect: floa
 def _end_on(quad: np.ndarray, double: np.ndarray) -> bool:
     """Whether ``quad`` lies end on against the middle of a long side of ``double`` (laid crosswise in a line):
     its axis across the double's, its centre near the double's middle (``END_ON_COS``, ``END_ON_OFF``)."""
-    theirs = _sides(double)[:, 0]
-    along = (geo.centre_of(quad) - geo.centre_of(double)) @ theirs / max(theirs @ theirs, 1e-9)
-    return crosswise(quad, double) and abs(along) < END_ON_OFF
-
-
-def crosswise(quad: np.ndarray, other: np.ndarray) -> bool:
-    """Whether ``other``'s axis lies across ``quad``'s (their cosine below ``END_ON_COS``)."""
-    mine, theirs = _sides(quad)[:, 0], _sides(other)[:, 0]
-    return abs(mine @ theirs) < END_ON_COS * max(np.linalg.norm(mine) * np.linalg.norm(theirs), 1e-9)
+    mine, theirs = _sides(quad), _sides(double)
+    cos = abs(mine[:, 0] @ theirs[:, 0]) / max(np.linalg.norm(mine[:, 0]) * np.linalg.norm(theirs[:, 0]), 1e-9)
+    along = (geo.centre_of(quad) - geo.centre_of(double)) @ theirs[:, 0] / max(theirs[:, 0] @ theirs[:, 0], 1e-9)
+    return cos < END_ON_COS and abs(along) < END_ON_OFF

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision import geometry as geo
-from companion.vision.plane import Plane, ends, gaps, side_by_side, split_the_other_way
+from companion.vision.plane import Lines, Plane, ends, gaps, side_by_side, split_the_other_way
 
 # a camera looking at the table at a slant: a homography from the table (cm) to the photo (pixels)
 VIEW = np.array([[9.0, 1.5, 400.0], [0.5, 5.0, 300.0], [0.0, 0.004, 1.0]])
@@ -36,6 +36,17 @@ def test_an_outline_with_an_end_on_the_next_tile_is_told_from_the_tile():
     wrong[2:] += (truth[2] - truth[1]) / 2
     outline = Plane(SURE).outline(wrong, 2.0)
     assert geo.iou(wrong, outline) < 0.7 < geo.iou(truth, Plane(SURE).outline(truth, 2.0))
+
+
+def test_lines_tell_which_faces_lie_along_which_so_many_lengths_away():
+    # a line at a slant: tiles end to end at 0, 20 and 40 cm, a double crosswise at 55, a tile beside at 20
+    line = [_seen(0, 0, 0), _seen(20, 0, 0), _seen(40, 0, 0), _seen(55, 0, 90), _seen(20, 12, 0)]
+    lines = Lines(line + [np.zeros((4, 2))])  # and a degenerate face, in line with nothing
+    touching = lines.in_line(1.0, 0.25, 0.15)
+    assert {(a, b) for a, b in zip(*np.nonzero(touching))} == {(0, 1), (1, 0), (1, 2), (2, 1)}
+    assert lines.in_line(0.75, 0.1, 0.15)[2, 3] and not lines.in_line(0.75, 0.1, 0.15)[3, 2]  # (its width)
+    assert lines.crosswise[2, 3] and lines.crosswise[3, 4] and not lines.crosswise[0, 4]
+    assert not lines.in_line(1.0, 0.25, 0.15)[-1].any() and not lines.in_line(1.0, 0.25, 0.15)[:, -1].any()
 
 
 def test_sure_faces_in_one_row_predict_sizes_off_it_by_the_nearest():

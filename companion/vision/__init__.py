@@ -859,6 +859,20 @@ def _cut_off(corners: np.ndarray, photo_w: int, photo_h: int, profile: Profile) 
     return any(np.sum(near) >= 2 for near in (x < on, x > photo_w - 1 - on, y < on, y > photo_h - 1 - on))
 
 
+def _cut_short(face: FaceReading, sure: list[np.ndarray], photo_w: int, photo_h: int, profile: Profile) -> bool:
+    """Whether ``face``, a corner on the border, is the part inside the photo of a tile cut off by it: of no
+    tile's shape there (its fit to the outline the other faces read surely predict below ``profile.gap_fit``),
+    that outline cut off by the border. (The reader may outline the part inside with one corner on the border,
+    which ``_cut_off`` does not see.)"""
+    on = profile.cut_tolerance * geo.frame_of(face.corners)[3] / 2
+    x, y = face.corners[:, 0], face.corners[:, 1]
+    if not np.any((x < on) | (x > photo_w - 1 - on) | (y < on) | (y > photo_h - 1 - on)):
+        return False
+    outline = _predicted_by_others(face, sure, profile)
+    return outline is not None and geo.iou(face.corners, outline) < profile.gap_fit and \
+        _cut_off(outline, photo_w, photo_h, profile)
+
+
 def assemble(found: Faces, profile: Profile) -> Reading:
     """The reading of what ``find_faces`` saw under ``profile``'s thresholds: whole tiles kept once each, cut
     ones named in warnings, pips counted, and the set's rules applied."""
@@ -871,6 +885,9 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         faces = [f for f in faces if not any(f is large for large in too_large)]
         kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped)
         kept, _ = _sized_like_tiles(kept, max(photo_w, photo_h), profile)
+    # the part inside of a tile cut off, outlined with one corner on the border (after the sizes: as in _halved)
+    cut += [f.corners for f, _ in kept if _cut_short(f, sure, photo_w, photo_h, profile)]
+    kept = [(f, c) for f, c in kept if not any(f.corners is q for q in cut)]
     if profile.logo:  # the set has one logo tile: other faces taken for it are printed marks (a score card)
         logos = [fc for fc in kept if fc[1].pips == (0, 0)]
         surest = max(logos, key=lambda fc: fc[0].logo_score * fc[0].tile_score, default=None)
@@ -935,8 +952,13 @@ def _logo_vouched(face: FaceReading, sure: list[np.ndarray], profile: Profile) -
 def _fit_by_others(face: FaceReading, sure: list[np.ndarray], profile: Profile) -> float | None:
     """How well ``face`` fits the outline the other faces read surely (``sure``, it aside) predict at its place
     (intersection over union); None where fewer than two of them predict nothing."""
-    outline = Plane([q for q in sure if q is not face.corners]).outline(face.corners, profile.tile_aspect)
+    outline = _predicted_by_others(face, sure, profile)
     return None if outline is None else geo.iou(face.corners, outline)
+
+
+def _predicted_by_others(face: FaceReading, sure: list[np.ndarray], profile: Profile) -> np.ndarray | None:
+    """The outline the other faces read surely (``sure``, ``face`` aside) predict at ``face``'s place."""
+    return Plane([q for q in sure if q is not face.corners]).outline(face.corners, profile.tile_aspect)
 
 
 def _without_shapeless(kept: list[tuple[FaceReading, Count]], sure: list[np.ndarray], profile: Profile) \

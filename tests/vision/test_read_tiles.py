@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from calibration import load_profile
-from companion.vision import NO_TILE_WARNING, Reading, TileReading, VisionInputError, read_tiles
+from companion.vision import NO_TILE_WARNING, Faces, Reading, TileReading, VisionInputError, assemble, read_tiles
 from companion.vision import _check_set, _settled_by_set
+from companion.vision import geometry as geo
 from companion.vision.profile import Profile
-from drawing import draw_tile, table
+from drawing import draw_tile, read_face, table
 
 HAND = [((160, 150), 10, 60, (6, 4)), ((420, 140), 95, 60, (3, 0)), ((300, 340), -35, 60, (5, 2)),
         ((520, 360), 60, 50, (1, 1))]
@@ -97,6 +98,25 @@ def test_tile_cut_off_by_the_border_is_left_out_and_named(centre, angle, edge):
     reading = read_tiles(img, load_profile("ivory"))
     assert [t.pips for t in reading.tiles] == [(2, 2)]
     assert any("cut off" in w and edge in w for w in reading.warnings), reading.warnings
+
+
+
+def test_the_part_of_a_cut_tile_inside_the_photo_is_left_out_though_outlined_with_one_corner_on_the_border():
+    def face(corners, pips):
+        return read_face(geo.clockwise(np.asarray(corners, np.float64)), pips)
+
+    # tiles 160 by 80 read surely around (the table seen square on); at the left border, the reader outlined
+    # the part inside of a tile laid at 80 degrees with its left side beyond the border: 30 to 64 px wide,
+    # one corner on the border (not two, so the border does not cut the outline itself)
+    sure = [face(geo.quad_of(c, np.radians(a), 160, 80), p) for c, a, p in
+            [((300, 200), 0, (1, 2)), ((600, 200), 0, (3, 4)), ((300, 520), 90, (5, 6)), ((600, 520), 90, (0, 1)),
+             ((450, 360), 30, (2, 2)), ((160, 360), 80, (3, 3))]]
+    part = face([[0, 433], [63.3, 421.8], [35.5, 264.2], [6, 269]], (4, 2))
+    whole = geo.quad_of((120, 700), np.radians(20), 160, 80)
+    whole = face(whole - [whole[:, 0].min() - 1, 0], (6, 6))  # a whole tile, a corner just clear of the border
+    reading = assemble(Faces([*sure, part, whole], 1000, 800), Profile())
+    assert sorted(t.pips for t in reading.tiles) == [(0, 1), (1, 2), (2, 2), (3, 3), (3, 4), (5, 6), (6, 6)]
+    assert any("cut off by the left border" in w for w in reading.warnings), reading.warnings
 
 
 def test_half_above_the_set_is_warned():

@@ -1,9 +1,9 @@
 """Where a scan's time goes: each stage of ``companion.vision.find_faces`` timed, with the networks' share
 of it and the reader's crops, on the 12 MP photos (the speed target's).
 
-    .venv/bin/python benchmarks/scan_stages.py [PHOTO ...] [--fresh N] [--seed-start 50000] [--rounds 3]
+    .venv/bin/python benchmarks/scan_stages.py [PHOTO|FOLDER ...] [--fresh N] [--seed-start 50000] [--rounds 3]
 
-Photos: those given, else the 12 MP ones among ``sample_images/`` and, with ``--fresh N``, among the
+Photos: those given (a folder's JPEG photos), else the 12 MP ones among ``sample_images/`` and, with ``--fresh N``, among the
 first N fresh photos of ``scan_benchmark.py`` (rendered here, so slow). Each photo is scanned once to
 warm up, then ``--rounds`` times; the figures are means per photo over those rounds, on one thread.
 A stage's time includes the networks it runs; "networks" is that part, "crops" the reader's crops and
@@ -89,8 +89,9 @@ class Stages:
 
 
 def big_photos(args: argparse.Namespace) -> list[tuple[str, bytes]]:
-    if args.photos:
-        return [(p.name, p.read_bytes()) for p in args.photos]
+    if args.photos:  # (a folder stands for its JPEG photos)
+        paths = [q for p in args.photos for q in (sorted(p.glob("*.jpg")) if p.is_dir() else [p])]
+        return [(p.name, p.read_bytes()) for p in paths]
     out = []
     for path in sorted((ROOT / "sample_images").glob("*.jpg")):
         w, h = photo_size(path)
@@ -120,7 +121,8 @@ def report(stages: Stages, n: int, total: float, photos: int, rounds: int) -> st
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("photos", nargs="*", type=Path)
+    ap.add_argument("photos", nargs="*", type=Path, help="photos or folders of them (default: the 12 MP ones "
+                    "among the samples and the fresh photos)")
     ap.add_argument("--fresh", type=int, default=0, help="also the 12 MP photos among the first N fresh ones")
     ap.add_argument("--seed-start", type=int, default=50000)
     ap.add_argument("--rounds", type=int, default=3)

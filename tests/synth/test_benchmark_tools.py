@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import sys
@@ -168,3 +169,11 @@ def test_fresh_photos_stored_in_a_folder_are_read_back_the_same(bench, tmp_path,
         list(bench.fresh_photos(1, 50001, exif=0.0, folder=tmp_path))
     with pytest.raises(AssertionError, match="rendered again"):
         list(bench.fresh_photos(1, 50001, exif=1.0, kinds=("crowd",), folder=tmp_path))
+
+
+def test_the_stage_timings_take_a_folder_for_its_photos(tmp_path):
+    stages_tool = _load("scan_stages")
+    for name in ("b.jpg", "a.jpg", "notes.txt"):
+        (tmp_path / name).write_bytes(name.encode())
+    args = argparse.Namespace(photos=[tmp_path, tmp_path / "b.jpg"], fresh=0, seed_start=50000)
+    assert stages_tool.big_photos(args) == [("a.jpg", b"a.jpg"), ("b.jpg", b"b.jpg"), ("b.jpg", b"b.jpg")]

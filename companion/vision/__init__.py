@@ -592,10 +592,12 @@ def _plane_fit(face: FaceReading, plane: Plane, profile: Profile) -> float:
 def _judged(faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray], list[int], set[int]]:
     """The outlines of the faces read surely (a whole tile, its pips sure, read once, its last look settled),
     the faces read with doubt (not surely a whole tile, its pips in doubt, or read as the same tile as another
-    whole face: a set holds each tile once), and of those the whole faces whose pips are in doubt. Faces
-    taken for no tile at all (below ``profile.second_look_floor``) are neither."""
+    whole face with its pips sure: a set holds each tile once, but a face whose pips are in doubt casts no
+    doubt on one read surely), and of those the whole faces whose pips are in doubt. Faces taken for no tile
+    at all (below ``profile.second_look_floor``) are neither."""
     counts = [count_pips(face, profile) for face in faces]
-    times = Counter(tuple(sorted(c.pips)) for c, f in zip(counts, faces) if f.tile_score >= profile.tile_threshold)
+    times = Counter(tuple(sorted(c.pips)) for c, f in zip(counts, faces)
+                    if f.tile_score >= profile.tile_threshold and c.confidence >= profile.doubt_below)
     sure, doubtful, unsure_pips = [], [], set()
     for k, (face, count) in enumerate(zip(faces, counts)):
         if face.tile_score < profile.second_look_floor:

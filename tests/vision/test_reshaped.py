@@ -438,6 +438,18 @@ def test_the_logo_read_as_its_emblem_alone_is_looked_at_through_the_whole_tile(m
     assert looked == []
 
 
+def test_a_face_whose_pips_are_in_doubt_casts_no_doubt_on_a_face_read_surely_as_the_same_tile():
+    # a set holds each tile once: two faces read surely as the 1-0 are both in doubt; but a face whose pips
+    # are in doubt (a faint second pip, a junction read across) read 1-0 too leaves the sure one sure
+    sure, faint = _sure(_tile(200, 100), (1, 0)), FaceReading(_tile(600, 100), 0.98,
+                                                               (peaks(1), peaks(1, heats=(0.3,))), 0.0, 0.5)
+    assert vision.count_pips(faint, Profile()).pips in ((1, 0), (0, 1))
+    assert vision.count_pips(faint, Profile()).confidence < Profile().doubt_below
+    _, doubtful, unsure_pips = vision._judged([sure, faint], Profile())
+    assert doubtful == [1] and unsure_pips == {1}
+    _, doubtful, _ = vision._judged([sure, _sure(_tile(600, 100), (0, 1))], Profile())
+    assert doubtful == [0, 1]
+
 def test_the_logo_read_as_its_emblem_alone_with_doubt_is_looked_at_through_the_whole_tile_too(monkeypatch):
     emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)
     plank = FaceReading(_tile(1000, 500), 0.9, ((), ()), 0.0, 1.0)  # a bare plank read 0-0 too: both in doubt

@@ -3,9 +3,10 @@ of it and the reader's crops, on the 12 MP photos (the speed target's).
 
     .venv/bin/python benchmarks/scan_stages.py [PHOTO|FOLDER ...] [--fresh N] [--seed-start 50000] [--rounds 3]
 
-Photos: those given (a folder's JPEG photos), else the 12 MP ones among ``sample_images/`` and, with ``--fresh N``, among the
-first N fresh photos of ``scan_benchmark.py`` (rendered here, so slow). Each photo is scanned once to
-warm up, then ``--rounds`` times; the figures are means per photo over those rounds, on one thread.
+Photos: those given (a folder's JPEG photos), else the 12 MP ones among ``sample_images/`` and, with
+``--fresh N``, among the first N fresh photos of ``scan_benchmark.py`` (rendered here, so slow). Each photo
+is scanned once to warm up, then ``--rounds`` times; the figures are means per photo over those rounds, on
+one thread.
 A stage's time includes the networks it runs; "networks" is that part, "crops" the reader's crops and
 "passes" the detector's. Timing wraps each stage from outside (the scan's code is unchanged); a stage
 called within another counts in the outer one.

@@ -11,19 +11,19 @@ from the faces read surely around it, and a face read with doubt far from that o
 through it (and, where its pips are in doubt, through it moved and turned, and along or across the nearest
 sure face); where a whole face reads a tile another face holds too and lies side by side with a whole
 face, the square the two make is read split the other way (two faces across two tiles, each half on
-another); a face read as a double half a tile short of a line's next face, or any face half a tile short
-of a double laid crosswise in a line (an outline across two tiles end to end), is looked at half a tile
-each way along it, and again while such looks find tiles; where two
-tiles in a row leave room for a tile between them and none was read, one tile beyond the end of a line,
-in line or a double laid crosswise (it may go on, or turn a corner, at a tile not read), across a double
-laid crosswise from a tile against its side, or where the detector proposed a tile but every look there
-went to a neighbour, the reader looks there too. A look of a tile's shape takes in the faces of no tile's
-shape within it (a tile read as two halves). A face read with doubt (its pips, or whether it is a whole
-tile) is read once more, straight and turned end for end, and judged on both looks. This module ties them
-together: it drops what is not a whole tile, names tiles cut off by the photo's border in a warning, keeps
-one reading per face, and checks the result against the set (each tile once, no half above
-``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if no other
-face holds it, and what still cannot be is reported in ``Reading.warnings`` with a lowered confidence.
+another); a face read as a double half a tile short of a line's next face, or any face half a tile short of
+a double laid crosswise in a line (an outline across two tiles end to end), is looked at half a tile each
+way along it, and again while such looks find tiles; where two tiles in a row leave room for a tile between
+them and none was read, one tile beyond the end of a line, in line or a double laid crosswise (it may go on,
+or turn a corner, at a tile not read), across a double laid crosswise from a tile against its side, or where
+the detector proposed a tile but every look there went to a neighbour, the reader looks there too. A look of
+a tile's shape takes in the faces of no tile's shape within it (a tile read as two halves). A face read with
+doubt (its pips, or whether it is a whole tile) is read once more, straight and turned end for end, and
+judged on both looks. This module ties them together: it drops what is not a whole tile, names tiles cut off
+by the photo's border in a warning, keeps one reading per face, and checks the result against the set (each
+tile once, no half above ``profile.max_pips``): where two faces read the same tile, the less sure takes its
+next reading if no other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a
+lowered confidence.
 
 The networks are trained on synthetic photos (``calibration.training``); their weights ship as package data
 in ``models/`` and are the only files this package reads.
@@ -443,11 +443,11 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     in line two lengths from it beyond the double. A look is a tile the face lay across if it is a whole tile,
     settled (it may take one look more), sure of its pips, not read as the face was, of a tile's shape there
     (its fit to the plane's prediction at least ``profile.gap_fit``) and on no other whole face; the first
-    such replaces the face, a second is added. A straddle given way to may leave the next
-    straddle along the line with a tile beyond it (a line read half a tile off throughout), so the looks go
-    on for up to ``profile.straddle_rounds`` rounds while they find tiles; ``looked`` (the faces looked along
-    already, and the tiles found so) is kept across calls, so that a call after the gaps are filled looks
-    along the new faces only."""
+    such replaces the face, a second is added. A straddle given way to may leave the next straddle along the
+    line with a tile beyond it (a line read half a tile off throughout), so the looks go on for up to
+    ``profile.straddle_rounds`` rounds while they find tiles; ``looked`` (the faces looked along already, and
+    the tiles found so) is kept across calls, so that a call after the gaps are filled looks along the new
+    faces only."""
     for _ in range(profile.straddle_rounds):  # a straddle given way may leave the next one with a tile beyond it
         whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
 

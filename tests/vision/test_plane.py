@@ -44,7 +44,8 @@ def test_lines_tell_which_faces_lie_along_which_so_many_lengths_away():
     lines = Lines(line + [np.zeros((4, 2))])  # and a degenerate face, in line with nothing
     touching = lines.in_line(1.0, 0.25, 0.15)
     assert {(a, b) for a, b in zip(*np.nonzero(touching))} == {(0, 1), (1, 0), (1, 2), (2, 1)}
-    assert lines.in_line(0.75, 0.1, 0.15)[2, 3] and not lines.in_line(0.75, 0.1, 0.15)[3, 2]  # (its width)
+    # the double lies on the last tile's axis, against its end; seen from the double, the tile lies off its axis
+    assert lines.in_line(0.75, 0.1, 0.15)[2, 3] and not lines.in_line(0.75, 0.1, 0.15)[3, 2]
     assert lines.crosswise[2, 3] and lines.crosswise[3, 4] and not lines.crosswise[0, 4]
     assert not lines.in_line(1.0, 0.25, 0.15)[-1].any() and not lines.in_line(1.0, 0.25, 0.15)[:, -1].any()
 

@@ -100,7 +100,6 @@ def test_tile_cut_off_by_the_border_is_left_out_and_named(centre, angle, edge):
     assert any("cut off" in w and edge in w for w in reading.warnings), reading.warnings
 
 
-
 def test_the_part_of_a_cut_tile_inside_the_photo_is_left_out_though_outlined_with_one_corner_on_the_border():
     def face(corners, pips):
         return read_face(geo.clockwise(np.asarray(corners, np.float64)), pips)

@@ -450,6 +450,7 @@ def test_a_face_whose_pips_are_in_doubt_casts_no_doubt_on_a_face_read_surely_as_
     _, doubtful, _ = vision._judged([sure, _sure(_tile(600, 100), (0, 1))], Profile())
     assert doubtful == [0, 1]
 
+
 def test_the_logo_read_as_its_emblem_alone_with_doubt_is_looked_at_through_the_whole_tile_too(monkeypatch):
     emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)
     plank = FaceReading(_tile(1000, 500), 0.9, ((), ()), 0.0, 1.0)  # a bare plank read 0-0 too: both in doubt
@@ -550,7 +551,6 @@ def test_a_line_read_half_a_tile_off_gives_way_straddle_by_straddle(monkeypatch)
     assert len(looked) == 4  # two looks a straddle, each straddle once
     looked.clear()
     assert len(vision._unstraddled(None, faces, Profile(straddle_rounds=1), [])) == 4 and len(looked) == 2
-
 
 
 def test_a_face_read_across_a_wrong_junction_before_a_crosswise_double_gives_way(monkeypatch):

@@ -856,9 +856,15 @@ def _cut_off(corners: np.ndarray, photo_w: int, photo_h: int, profile: Profile) 
     inside, _ = cv2.intersectConvexConvex(corners.astype(np.float32), photo)
     if area <= 0 or inside < (1 - profile.cut_area) * area:
         return True
-    on = profile.cut_tolerance * geo.frame_of(corners)[3] / 2  # whole tiles stand a little clear of it
+    return any(np.sum(near) >= 2 for near in _on_border(corners, photo_w, photo_h, profile))
+
+
+def _on_border(corners: np.ndarray, photo_w: int, photo_h: int, profile: Profile) -> list[np.ndarray]:
+    """Which of ``corners`` lie on the left, right, top and bottom border: within half
+    ``profile.cut_tolerance`` of the face's width (whole tiles stand a little clear of it)."""
+    on = profile.cut_tolerance * geo.frame_of(corners)[3] / 2
     x, y = corners[:, 0], corners[:, 1]
-    return any(np.sum(near) >= 2 for near in (x < on, x > photo_w - 1 - on, y < on, y > photo_h - 1 - on))
+    return [x < on, x > photo_w - 1 - on, y < on, y > photo_h - 1 - on]
 
 
 def _cut_short(face: FaceReading, sure: list[np.ndarray], photo_w: int, photo_h: int, profile: Profile) -> bool:
@@ -866,9 +872,7 @@ def _cut_short(face: FaceReading, sure: list[np.ndarray], photo_w: int, photo_h:
     tile's shape there (its fit to the outline the other faces read surely predict below ``profile.gap_fit``),
     that outline cut off by the border. (The reader may outline the part inside with one corner on the border,
     which ``_cut_off`` does not see.)"""
-    on = profile.cut_tolerance * geo.frame_of(face.corners)[3] / 2
-    x, y = face.corners[:, 0], face.corners[:, 1]
-    if not np.any((x < on) | (x > photo_w - 1 - on) | (y < on) | (y > photo_h - 1 - on)):
+    if not any(near.any() for near in _on_border(face.corners, photo_w, photo_h, profile)):
         return False
     outline = _predicted_by_others(face, sure, profile)
     return outline is not None and geo.iou(face.corners, outline) < profile.gap_fit and \

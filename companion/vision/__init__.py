@@ -193,21 +193,26 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     tile, settled (it may take one look more), as the logo at least as surely as ``profile.logo_sure`` and on no
     other whole face but smaller ones that lie on it (more than ``profile.same_face_overlap`` of them: parts of
     it read apart, as a logo tile close to the camera is, or its emblem's half) and those read as the logo (the
-    same tile, read less surely), which give way to it; the surest such."""
+    same tile, read less surely), which give way to it; the surest such. Also looked at (``_blank_misshapen``):
+    the tile the faces read surely predict where a face read blank or as the logo has no tile's shape, the
+    logo tile outlined in part; a look there is taken as a look of the detector's is, but read as the logo as
+    surely as ``profile.logo_threshold`` will do where it stands (``_logo_vouched``)."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
     if not profile.logo or not profile.logo_look_side:
         return faces
     logo_read = [f for f in whole if f.logo_score >= profile.logo_threshold]
-    if logo_read:
-        sure = _judged(faces, profile)[0]
-        if any(_logo_vouched(f, sure, profile) for f in logo_read):
-            return faces
+    sure = _judged(faces, profile)[0]
+    if any(_logo_vouched(f, sure, profile) for f in logo_read):
+        return faces
     read_ids = {id(f) for f in logo_read}
     frames = [(c.centre * source_scale, c.angle, c.length * source_scale, c.width * source_scale)
               for c in find_candidates(image_bgr, profile, side=profile.logo_look_side)]
     frames = [frame for frame in frames if not _under(frame[0], [f for f in whole if id(f) not in read_ids])]
     looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
              if face is not None]
+    shaped = [_one_look_more(pyramid, face, profile)
+              for face in read_outlines(pyramid, _blank_misshapen(whole, sure, profile), profile,
+                                        floor=profile.tile_threshold)]
 
     def parts(face: FaceReading) -> list[int]:  # the whole faces smaller or read as the logo, on it
         area = cv2.contourArea(face.corners.astype(np.float32))
@@ -218,11 +223,28 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     logos = [face for face in looks if face.tile_score >= profile.tile_threshold and
              face.logo_score >= profile.logo_sure and face.moved <= profile.settled_px and
              not _on_another(face, -1, faces, profile, besides=parts(face))]
+    logos += [face for face in shaped if face.tile_score >= profile.tile_threshold and
+              face.logo_score >= profile.logo_threshold and face.moved <= profile.settled_px and
+              _logo_vouched(face, sure, profile) and not _on_another(face, -1, faces, profile, besides=parts(face))]
     if not logos:
         return faces
     logo = max(logos, key=lambda face: face.logo_score)
     gone = set(parts(logo))
     return [face for k, face in enumerate(faces) if k not in gone] + [logo]
+
+
+def _blank_misshapen(whole: list[FaceReading], sure: list[np.ndarray], profile: Profile) -> list[np.ndarray]:
+    """Where the logo tile, outlined in part, may lie: the outline the faces read surely (``sure``) predict
+    at each face of ``whole`` read blank or as the logo that has no tile's shape there (its fit below
+    ``profile.gap_fit``), and that outline moved ``profile.shift_along`` of a tile each way along."""
+    outlines = []
+    for face in whole:
+        if count_pips(face, profile).pips != (0, 0) and face.logo_score < profile.logo_threshold:
+            continue
+        outline = _predicted_by_others(face, sure, profile)
+        if outline is not None and geo.iou(face.corners, outline) < profile.gap_fit:
+            outlines += [outline, *_moved(outline, profile.shift_along, 0.0)]  # it may lie at either end
+    return outlines
 
 
 def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,

@@ -41,6 +41,18 @@ def _reader(logo_score: float, seen: list):
     return read
 
 
+def _outlines_read(logo_at: tuple[float, float] | None, seen: list | None = None):
+    """A reader that sees the logo tile (``LOGO``) through an outline centred within 10 pixels of ``logo_at``,
+    settled, and no tile through any other."""
+    def read(pyramid, quads, profile, floor=None):
+        if seen is not None:
+            seen.extend(quads)
+        near = [logo_at is not None and np.hypot(*(geo.centre_of(q) - logo_at)) < 10 for q in quads]
+        return [FaceReading(LOGO, 0.99, ((), ()), 0.999, 0.5) if hit else FaceReading(q, 0.02, ((), ()), 0.0, 30.0)
+                for q, hit in zip(quads, near)]
+    return read
+
+
 def test_a_logo_tile_the_first_look_missed_is_found_at_another_scale(monkeypatch):
     calls, seen = [], []
     monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400), (400, 100)], calls))
@@ -103,6 +115,7 @@ def test_a_face_read_as_the_logo_that_would_not_stand_is_looked_at_again(monkeyp
     calls, seen = [], []
     monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400)], calls))
     monkeypatch.setattr(vision, "read_faces", _reader(0.999, seen))
+    monkeypatch.setattr(vision, "read_outlines", _outlines_read(None))  # the looks at its tile's outline see none
     found = vision._logo_sought(IMAGE, 1.0, None, tiles + [long], Profile())
     assert calls == [Profile().logo_look_side] and len(seen) == 1
     assert len(found) == len(tiles) + 1 and np.allclose(found[-1].corners, LOGO)
@@ -114,3 +127,26 @@ def test_a_face_read_as_the_logo_that_would_not_stand_is_looked_at_again(monkeyp
     for face in (replace(long, logo_score=0.99), replace(long, corners=LOGO)):
         assert vision._logo_sought(IMAGE, 1.0, None, tiles + [face], Profile()) == tiles + [face]
     assert calls == []
+
+
+def test_a_blank_face_of_no_tiles_shape_is_looked_at_through_the_tile_the_others_predict(monkeypatch):
+    # the logo tile outlined in part, its word mark's half alone, read 0-0 and not as the logo: looks through
+    # the outline the tiles around it predict at its place, and a quarter of a tile each way along, find it
+    tiles = [FaceReading(_tile(x, 100), 0.99, (peaks(a), peaks(b)), 0.0, 0.5)
+             for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
+    part = FaceReading(geo.quad_of((460, 400), 0.0, 0.6 * LENGTH, WIDTH), 0.99, ((), ()), 0.01, 0.5)
+    seen = []
+    monkeypatch.setattr(vision, "find_candidates", _detector([], []))
+    monkeypatch.setattr(vision, "read_outlines", _outlines_read((500, 400), seen))
+    found = vision._logo_sought(IMAGE, 1.0, None, tiles + [part], Profile())
+    assert [tuple(np.round(geo.centre_of(q))) for q in seen] == [(460, 400), (500, 400), (420, 400)]
+    assert found == tiles + [found[-1]] and np.allclose(found[-1].corners, LOGO)  # the part gave way
+    # a blank face of a tile's shape, or one with pips, is not looked at so
+    seen.clear()
+    for face in (replace(part, corners=_tile(460, 400)), replace(part, peaks=(peaks(1), peaks(2)))):
+        assert vision._logo_sought(IMAGE, 1.0, None, tiles + [face], Profile()) == tiles + [face]
+    assert seen == []
+    # a look that reads the logo tile less surely than logo_sure stands only with a tile's shape there
+    monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+        FaceReading(geo.quad_of((500, 400), 0.0, 1.3 * LENGTH, WIDTH), 0.99, ((), ()), 0.97, 0.5) for _ in quads])
+    assert vision._logo_sought(IMAGE, 1.0, None, tiles + [part], Profile()) == tiles + [part]

@@ -194,7 +194,7 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     other whole face but smaller ones that lie on it (more than ``profile.same_face_overlap`` of them: parts of
     it read apart, as a logo tile close to the camera is, or its emblem's half) and those read as the logo (the
     same tile, read less surely), which give way to it; the surest such. Also looked at (``_blank_misshapen``):
-    the tile the faces read surely predict where a face read blank or as the logo has no tile's shape, the
+    the tile the faces read surely predict where a bare face or one read as the logo has no tile's shape, the
     logo tile outlined in part; a look there is taken as a look of the detector's is, but read as the logo as
     surely as ``profile.logo_threshold`` will do where it stands (``_logo_vouched``)."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
@@ -211,7 +211,7 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
              if face is not None]
     shaped = [_one_look_more(pyramid, face, profile)
-              for face in read_outlines(pyramid, _blank_misshapen(whole, sure, profile), profile,
+              for face in read_outlines(pyramid, _blank_misshapen(faces, sure, profile), profile,
                                         floor=profile.tile_threshold)]
 
     def parts(face: FaceReading) -> list[int]:  # the whole faces smaller or read as the logo, on it
@@ -233,13 +233,15 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     return [face for k, face in enumerate(faces) if k not in gone] + [logo]
 
 
-def _blank_misshapen(whole: list[FaceReading], sure: list[np.ndarray], profile: Profile) -> list[np.ndarray]:
+def _blank_misshapen(faces: list[FaceReading], sure: list[np.ndarray], profile: Profile) -> list[np.ndarray]:
     """Where the logo tile, outlined in part, may lie: the outline the faces read surely (``sure``) predict
-    at each face of ``whole`` read blank or as the logo that has no tile's shape there (its fit below
-    ``profile.gap_fit``), and that outline moved ``profile.shift_along`` of a tile each way along."""
+    at each face of ``faces`` taken for a tile at all (``profile.second_look_floor``) that shows at most one
+    pip (its emblem's centre may read as one) or was read as the logo, and has no tile's shape there (its fit
+    below ``profile.gap_fit``); and that outline moved ``profile.shift_along`` of a tile each way along."""
     outlines = []
-    for face in whole:
-        if count_pips(face, profile).pips != (0, 0) and face.logo_score < profile.logo_threshold:
+    for face in faces:
+        if face.tile_score < profile.second_look_floor or (
+                sum(count_pips(face, profile).pips) > 1 and face.logo_score < profile.logo_threshold):
             continue
         outline = _predicted_by_others(face, sure, profile)
         if outline is not None and geo.iou(face.corners, outline) < profile.gap_fit:

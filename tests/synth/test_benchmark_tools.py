@@ -177,3 +177,14 @@ def test_the_stage_timings_take_a_folder_for_its_photos(tmp_path):
         (tmp_path / name).write_bytes(name.encode())
     args = argparse.Namespace(photos=[tmp_path, tmp_path / "b.jpg"], fresh=0, seed_start=50000)
     assert stages_tool.big_photos(args) == [("a.jpg", b"a.jpg"), ("b.jpg", b"b.jpg"), ("b.jpg", b"b.jpg")]
+
+
+def test_the_figures_name_the_machine_and_libraries_they_were_measured_with(bench):
+    import cv2
+    import numpy as np
+    import onnxruntime
+
+    line = bench.environment()
+    assert line.startswith("machine: ")
+    for version in (np.__version__, cv2.__version__, onnxruntime.__version__):
+        assert version in line

@@ -193,7 +193,7 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     tile, settled (it may take one look more), as the logo at least as surely as ``profile.logo_sure`` and on no
     other whole face but smaller ones that lie on it (more than ``profile.same_face_overlap`` of them: parts of
     it read apart, as a logo tile close to the camera is, or its emblem's half) and those read as the logo (the
-    same tile, read less surely), which give way to it; the surest such. Also looked at (``_blank_misshapen``):
+    same tile, read less surely), which give way to it; the surest such. Also looked at (``_logo_places``):
     the tile the faces read surely predict where a bare face or one read as the logo has no tile's shape, the
     logo tile outlined in part; a look there is taken as a look of the detector's is, but read as the logo as
     surely as ``profile.logo_threshold`` will do where it stands (``_logo_vouched``)."""
@@ -210,8 +210,8 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     frames = [frame for frame in frames if not _under(frame[0], [f for f in whole if id(f) not in read_ids])]
     looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
              if face is not None]
-    shaped = [_one_look_more(pyramid, face, profile)
-              for face in read_outlines(pyramid, _blank_misshapen(faces, sure, profile), profile,
+    in_part = [_one_look_more(pyramid, face, profile)
+              for face in read_outlines(pyramid, _logo_places(faces, sure, profile), profile,
                                         floor=profile.tile_threshold)]
 
     def parts(face: FaceReading) -> list[int]:  # the whole faces smaller or read as the logo, on it
@@ -223,7 +223,7 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     logos = [face for face in looks if face.tile_score >= profile.tile_threshold and
              face.logo_score >= profile.logo_sure and face.moved <= profile.settled_px and
              not _on_another(face, -1, faces, profile, besides=parts(face))]
-    logos += [face for face in shaped if face.tile_score >= profile.tile_threshold and
+    logos += [face for face in in_part if face.tile_score >= profile.tile_threshold and
               face.logo_score >= profile.logo_threshold and face.moved <= profile.settled_px and
               _logo_vouched(face, sure, profile) and not _on_another(face, -1, faces, profile, besides=parts(face))]
     if not logos:
@@ -233,7 +233,7 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     return [face for k, face in enumerate(faces) if k not in gone] + [logo]
 
 
-def _blank_misshapen(faces: list[FaceReading], sure: list[np.ndarray], profile: Profile) -> list[np.ndarray]:
+def _logo_places(faces: list[FaceReading], sure: list[np.ndarray], profile: Profile) -> list[np.ndarray]:
     """Where the logo tile, outlined in part, may lie: the outline the faces read surely (``sure``) predict
     at each face of ``faces`` taken for a tile at all (``profile.second_look_floor``) that shows at most one
     pip (its emblem's centre may read as one) or was read as the logo, and has no tile's shape there (its fit

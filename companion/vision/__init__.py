@@ -11,10 +11,10 @@ from the faces read surely around it, and a face read with doubt far from that o
 through it (and, where its pips are in doubt, through it moved and turned, and along or across the nearest
 sure face); where a whole face reads a tile another face holds too and lies side by side with a whole
 face, the square the two make is read split the other way (two faces across two tiles, each half on
-another); a face read as a double half a tile short of a line's next face, or any face half a tile short of
-a double laid crosswise in a line (an outline across two tiles end to end), is looked at half a tile each
-way along it, and again while such looks find tiles; where two tiles in a row leave room for a tile between
-them and none was read, one tile beyond the end of a line, in line or a double laid crosswise (it may go on,
+another; again once the gaps are filled, whose faces may read a tile held already); a face read as a
+double half a tile short of a line's next face, or any face half a tile short of a double laid crosswise in
+a line (an outline across two tiles end to end), is looked at half a tile each way along it, and again
+while such looks find tiles; where two tiles in a row leave room for a tile between them and none was read, one tile beyond the end of a line, in line or a double laid crosswise (it may go on,
 or turn a corner, at a tile not read), across a double laid crosswise from a tile against its side, or where
 the detector proposed a tile but every look there went to a neighbour, the reader looks there too. A look of
 a tile's shape takes in the faces of no tile's shape within it (a tile read as two halves). A face read with
@@ -174,6 +174,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     orphans, beside_orphans = _orphans(frames, read, faces, profile)
     faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
+    faces = _resplit(pyramid, faces, profile)  # (a face that filled a gap may read a tile read already)
     faces = _halved(pyramid, faces, profile)
     faces = _logo_sought(image_bgr, source_scale, pyramid, faces, profile)
     faces = read_both_ways(pyramid, faces, profile)

@@ -614,6 +614,25 @@ def test_two_tiles_side_by_side_read_across_as_a_tile_read_twice_are_read_the_ot
     assert _same(vision._resplit(None, faces, Profile()), faces)
 
 
+def test_a_face_that_filled_a_gap_as_a_tile_read_already_is_read_the_other_way_too(monkeypatch):
+    # the 6-3 across the square is found only by the looks in gaps, after the first resplit: its square is
+    # read the other way then too
+    def passed(faces, *args, **kwargs):
+        return faces
+
+    monkeypatch.setattr(vision, "find_candidates", lambda *args, **kwargs: [])
+    monkeypatch.setattr(vision, "read_faces", lambda *args: [])
+    monkeypatch.setattr(vision, "_reshaped", lambda *args: [_sure(TOP, (5, 5)), _sure(ELSEWHERE, (6, 3))])
+    for stage in ("_unstraddled", "_halved", "read_both_ways"):
+        monkeypatch.setattr(vision, stage, lambda pyramid, faces, *args: faces)
+    monkeypatch.setattr(vision, "_split_in_two", lambda pyramid, faces, held, profile: faces)
+    monkeypatch.setattr(vision, "_logo_sought", lambda image, scale, pyramid, faces, profile: faces)
+    monkeypatch.setattr(vision, "_filled", lambda pyramid, faces, *args: faces + [_sure(BOTTOM, (6, 3))])
+    monkeypatch.setattr(vision, "read_outlines", _square_reader())
+    found = vision.find_faces(np.zeros((600, 1000, 3), np.uint8), Profile()).faces
+    assert sorted(_count(f) for f in found) == [(5, 3), (6, 3), (6, 5)]
+
+
 def _same(faces: list[FaceReading], others: list[FaceReading]) -> bool:
     return len(faces) == len(others) and all(a is b for a, b in zip(faces, others))
 

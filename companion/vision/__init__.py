@@ -14,16 +14,16 @@ face, the square the two make is read split the other way (two faces across two 
 another; again once the gaps are filled, whose faces may read a tile held already); a face read as a
 double half a tile short of a line's next face, or any face half a tile short of a double laid crosswise in
 a line (an outline across two tiles end to end), is looked at half a tile each way along it, and again
-while such looks find tiles; where two tiles in a row leave room for a tile between them and none was read, one tile beyond the end of a line, in line or a double laid crosswise (it may go on,
-or turn a corner, at a tile not read), across a double laid crosswise from a tile against its side, or where
-the detector proposed a tile but every look there went to a neighbour, the reader looks there too. A look of
-a tile's shape takes in the faces of no tile's shape within it (a tile read as two halves). A face read with
-doubt (its pips, or whether it is a whole tile) is read once more, straight and turned end for end, and
-judged on both looks. This module ties them together: it drops what is not a whole tile, names tiles cut off
-by the photo's border in a warning, keeps one reading per face, and checks the result against the set (each
-tile once, no half above ``profile.max_pips``): where two faces read the same tile, the less sure takes its
-next reading if no other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a
-lowered confidence.
+while such looks find tiles; where two tiles in a row leave room for a tile between them and none was read,
+one tile beyond the end of a line, in line or a double laid crosswise (it may go on, or turn a corner, at a
+tile not read), across a double laid crosswise from a tile against its side, or where the detector proposed
+a tile but every look there went to a neighbour, the reader looks there too. A look of a tile's shape takes
+in the faces of no tile's shape within it (a tile read as two halves). A face read with doubt (its pips, or
+whether it is a whole tile) is read once more, straight and turned end for end, and judged on both looks.
+This module ties them together: it drops what is not a whole tile, names tiles cut off by the photo's border
+in a warning, keeps one reading per face, and checks the result against the set (each tile once, no half
+above ``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if no
+other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a lowered confidence.
 
 The networks are trained on synthetic photos (``calibration.training``); their weights ship as package data
 in ``models/`` and are the only files this package reads.

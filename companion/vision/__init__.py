@@ -212,8 +212,8 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
              if face is not None]
     in_part = [_one_look_more(pyramid, face, profile)
-              for face in read_outlines(pyramid, _logo_places(faces, sure, profile), profile,
-                                        floor=profile.tile_threshold)]
+               for face in read_outlines(pyramid, _logo_places(faces, sure, profile), profile,
+                                         floor=profile.tile_threshold)]
 
     def parts(face: FaceReading) -> list[int]:  # the whole faces smaller or read as the logo, on it
         area = cv2.contourArea(face.corners.astype(np.float32))

@@ -617,9 +617,6 @@ def test_two_tiles_side_by_side_read_across_as_a_tile_read_twice_are_read_the_ot
 def test_a_face_that_filled_a_gap_as_a_tile_read_already_is_read_the_other_way_too(monkeypatch):
     # the 6-3 across the square is found only by the looks in gaps, after the first resplit: its square is
     # read the other way then too
-    def passed(faces, *args, **kwargs):
-        return faces
-
     monkeypatch.setattr(vision, "find_candidates", lambda *args, **kwargs: [])
     monkeypatch.setattr(vision, "read_faces", lambda *args: [])
     monkeypatch.setattr(vision, "_reshaped", lambda *args: [_sure(TOP, (5, 5)), _sure(ELSEWHERE, (6, 3))])

@@ -177,6 +177,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _resplit(pyramid, faces, profile)  # (a face that filled a gap may read a tile read already)
     faces = _halved(pyramid, faces, profile)
     faces = _logo_sought(image_bgr, source_scale, pyramid, faces, profile)
+    faces = _last_of_set(pyramid, faces, frames, profile)
     faces = read_both_ways(pyramid, faces, profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
     faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5,
@@ -232,6 +233,60 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     logo = max(logos, key=lambda face: face.logo_score)
     gone = set(parts(logo))
     return [face for k, face in enumerate(faces) if k not in gone] + [logo]
+
+
+def _last_of_set(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[np.ndarray, float, float, float]],
+                 profile: Profile) -> list[FaceReading]:
+    """``faces`` and the tiles of the set that none of them reads, looked for where the whole faces read all
+    the set's tiles but at most ``profile.set_missing_most`` (a full set, or nearly: the set says what the
+    tiles not found must read). Looked at: each candidate's ``frames`` and each face read with doubt
+    (``_judged``) where no face lies that was read surely (a whole tile, its pips sure, a tile read once),
+    through the outline the faces read surely predict there and along the nearest of them and across it (a
+    tile seen steeply is read only from a look along it). A look that reads a missing tile at least
+    ``profile.candidate_confidence`` surely, whole, settled, of a tile's shape there (``profile.candidate_fit``)
+    and on no other whole face is that tile, surest first; the whole faces it lies on give way if each was
+    read less surely or reads a tile another face reads too."""
+    if not profile.set_missing_most:
+        return faces
+
+    def tile(face: FaceReading) -> tuple[int, int]:
+        return tuple(sorted(count_pips(face, profile).pips))  # type: ignore[return-value]
+
+    whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
+    held = Counter(tile(f) for f in whole)
+    missing = {(a, b) for a in range(profile.max_pips + 1) for b in range(a, profile.max_pips + 1)} - set(held)
+    if not missing or len(missing) > profile.set_missing_most:
+        return faces
+    sure, doubtful, _ = _judged(faces, profile)
+    if len(sure) < 2:
+        return faces
+    plane = Plane(sure)
+    surely = [f for f in whole if _read_surely(f, profile) and held[tile(f)] == 1]
+    places, outlines = [], []
+    for quad in [geo.quad_of(*frame) for frame in frames] + [faces[k].corners for k in doubtful]:
+        outline = plane.outline(quad, profile.tile_aspect)
+        if outline is not None and not _under(geo.centre_of(quad), surely) and \
+                not any(geo.iou(outline, seen) >= profile.gap_fit for seen in outlines):
+            outlines.append(outline)
+            places.extend([outline, *_along_the_nearest(plane, quad, profile.tile_aspect)])
+    looks = [_one_look_more(pyramid, face, profile)
+             for face in read_outlines(pyramid, places, profile, floor=profile.tile_threshold)] if places else []
+    found = [face for face in looks if tile(face) in missing and face.tile_score >= profile.tile_threshold and
+             face.moved <= profile.settled_px and
+             count_pips(face, profile).confidence >= profile.candidate_confidence and
+             _plane_fit(face, plane, profile) >= profile.candidate_fit]
+    for face in sorted(found, key=lambda f: -count_pips(f, profile).confidence):
+        confidence = count_pips(face, profile).confidence
+        under = [k for k, other in enumerate(faces) if other.tile_score >= profile.tile_threshold
+                 and geo.overlap(face.corners, other.corners) > profile.same_face_overlap]
+        if tile(face) not in missing or _on_another(face, -1, faces, profile, besides=under) or any(
+                any(faces[k] is f for f in surely) or
+                (count_pips(faces[k], profile).confidence >= confidence and held[tile(faces[k])] == 1)
+                for k in under):
+            continue
+        faces = [f for k, f in enumerate(faces) if k not in under] + [face]
+        missing.discard(tile(face))
+    return faces
 
 
 def _logo_places(faces: list[FaceReading], sure: list[np.ndarray], profile: Profile) -> list[np.ndarray]:

@@ -127,6 +127,9 @@ class Profile:
     # the candidate lies off it across by as much of its width) side by side (see ``_split_in_two``)
     straddle_sides: float = 0.15
     settled_px: float = 10.0
+    # where the faces read surely hold all the set's tiles but at most this many, those missing are looked for
+    # where the detector saw a tile and no whole face lies (0: not looked for)
+    set_missing_most: int = 2
 
     # --- what is kept --------------------------------------------------------------------------------------
     # a face the reader is less sure is whole (from this tile score up to ``tile_threshold``) is a tile where it

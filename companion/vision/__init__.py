@@ -123,6 +123,7 @@ class Faces:
     faces: list[FaceReading]
     width: int
     height: int
+    cut: list[np.ndarray] = field(default_factory=list)  # tiles cut off by the border, seen apart from the faces
 
 
 def read_tiles(image_bgr: np.ndarray, profile: Profile | None = None, *, photo_scale: float = 1.0,
@@ -143,7 +144,8 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     """The networks' stages of ``read_tiles`` (same arguments): every candidate face, read."""
     image_bgr = _check_image(image_bgr)
     height, width = image_bgr.shape[:2]
-    candidates = find_candidates(image_bgr, profile)
+    at_border: list = []  # the detector's weak peaks along the border: tiles cut off, their centre beyond it
+    candidates = find_candidates(image_bgr, profile, border=at_border)
     side = finer_side(candidates, max(height, width), profile)
     # one source for the second look and the reading: the finest either needs, decoded once
     need = photo_scale * max(height, width) / side if side else np.inf  # photo pixels per pixel, at most
@@ -179,11 +181,35 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _logo_sought(image_bgr, source_scale, pyramid, faces, profile)
     faces = _last_of_set(pyramid, faces, frames, profile)
     faces = read_both_ways(pyramid, faces, profile)
+    cut = _cut_at_border(pyramid, faces, [(c.centre * source_scale, c.angle, c.length * source_scale,
+                                           c.width * source_scale) for c in at_border], profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
     faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5,
                      colour=face_colour(pyramid, f.corners) if f.tile_score >= profile.tile_threshold else None)
              for f in faces]
-    return Faces(faces, round(width * photo_scale), round(height * photo_scale))
+    return Faces(faces, round(width * photo_scale), round(height * photo_scale),
+                 [(q + 0.5) * to_photo - 0.5 for q in cut])
+
+
+def _cut_at_border(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[np.ndarray, float, float, float]],
+                   profile: Profile) -> list[np.ndarray]:
+    """The outlines of tiles cut off by the photo's border (``_cut_off``) read at ``frames`` (the detector's weak
+    peaks along it) that lie on no whole face of ``faces``: named in a warning, never read. The reader must be
+    as sure as ``profile.border_tile_sure`` that such a look is a tile, and a plain blank face is none (with
+    ``profile.logo``): planks, a cloth's squares and marks on the ground at the border are read as tiles cut
+    off more often than tiles are."""
+    height, width = pyramid.levels[0].shape[:2]
+    whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
+    frames = [frame for frame in frames if not _under(frame[0], whole)]
+    cut: list[np.ndarray] = []
+    for face in read_faces(pyramid, frames, profile) if frames else []:
+        if face is None or face.tile_score < profile.border_tile_sure or (
+                profile.logo and count_pips(face, profile).pips == (0, 0) and face.logo_score < profile.logo_threshold):
+            continue
+        if _cut_off(face.corners, width, height, profile) and not any(
+                geo.overlap(face.corners, q) > profile.same_face_overlap for q in [f.corners for f in whole] + cut):
+            cut.append(face.corners)
+    return cut
 
 
 def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, faces: list[FaceReading],
@@ -974,6 +1000,8 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     # the part inside of a tile cut off, outlined with one corner on the border (after the sizes: as in _halved)
     cut += [f.corners for f, _ in kept if _cut_short(f, sure, photo_w, photo_h, profile)]
     kept = [(f, c) for f, c in kept if not any(f.corners is q for q in cut)]
+    cut += [q for q in found.cut if not any(geo.overlap(q, o) > profile.same_face_overlap
+                                            for o in cut + [f.corners for f, _ in kept])]
     if profile.logo:  # the set has one logo tile: other faces taken for it are printed marks (a score card)
         logos = [fc for fc in kept if fc[1].pips == (0, 0)]
         surest = max(logos, key=lambda fc: fc[0].logo_score * fc[0].tile_score, default=None)

@@ -50,18 +50,35 @@ def _network_input(image_bgr: np.ndarray, s: float) -> np.ndarray:
 
 
 def find_candidates(image_bgr: np.ndarray, profile: Profile, side: int | None = None,
-                    region: tuple[int, int, int, int] | None = None) -> list[Candidate]:
+                    region: tuple[int, int, int, int] | None = None,
+                    border: list[Candidate] | None = None) -> list[Candidate]:
     """Every place the detector sees a tile face, best first, with the photo scaled to ``side`` pixels on its
-    longer side (default ``profile.detect_side``), looking only inside ``region`` (x0, y0, x1, y1) if given."""
+    longer side (default ``profile.detect_side``), looking only inside ``region`` (x0, y0, x1, y1) if given.
+    Into ``border``, if given, go the places along the photo's border where its heat has a peak below
+    ``profile.detect_threshold`` but at least ``profile.border_heat``: a face cut off by the border with its
+    centre beyond it, which the detector was not taught to mark, shows so."""
     s = (side or profile.detect_side) / max(image_bgr.shape[:2])
     x0, y0, x1, y1 = region or (0, 0, image_bgr.shape[1], image_bgr.shape[0])
     small = _network_input(image_bgr[y0:y1, x0:x1], s)
     maps = network(profile.detector).run(blob([small]))[0][0]
     heat = sigmoid(maps[0])
     peak = cv2.dilate(heat, np.ones((3, 3), np.uint8))
-    rows, cols = np.nonzero((heat >= peak) & (heat >= profile.detect_threshold))
+    found = _candidates(maps, np.nonzero((heat >= peak) & (heat >= profile.detect_threshold)), heat, s, x0, y0)
+    if border is not None and profile.border_heat:
+        rows, cols = -(-round((y1 - y0) * s) // STRIDE), -(-round((x1 - x0) * s) // STRIDE)  # the photo's cells
+        edge = np.zeros_like(heat, bool)
+        edge[:rows, :cols] = True
+        edge[1:rows - 1, 1:cols - 1] = False
+        low = (heat >= peak) & edge & (heat >= profile.border_heat) & (heat < profile.detect_threshold)
+        border.extend(_candidates(maps, np.nonzero(low), heat, s, x0, y0))
+    return found
+
+
+def _candidates(maps: np.ndarray, cells: tuple[np.ndarray, np.ndarray], heat: np.ndarray, s: float, x0: int,
+                y0: int) -> list[Candidate]:
+    """The frames the detector's ``maps`` give at ``cells`` (rows, columns), best first."""
     found = []
-    for i, j in zip(rows, cols):
+    for i, j in zip(*cells):
         cx = (j * STRIDE + (STRIDE - 1) / 2 + maps[1, i, j] * STRIDE) / s + x0
         cy = (i * STRIDE + (STRIDE - 1) / 2 + maps[2, i, j] * STRIDE) / s + y0
         angle = 0.5 * math.atan2(float(maps[4, i, j]), float(maps[3, i, j]))

@@ -130,6 +130,11 @@ class Profile:
     # where the faces read surely hold all the set's tiles but at most this many, those missing are looked for
     # where the detector saw a tile and no whole face lies (0: not looked for)
     set_missing_most: int = 2
+    # a peak of the detector's heat at the photo's border this high, below ``detect_threshold``, may be a tile cut
+    # off with its centre beyond the border (0: not looked at); a look there that the reader takes for a tile this
+    # surely, cut off, is named in a warning
+    border_heat: float = 0.05
+    border_tile_sure: float = 0.98
 
     # --- what is kept --------------------------------------------------------------------------------------
     # a face the reader is less sure is whole (from this tile score up to ``tile_threshold``) is a tile where it

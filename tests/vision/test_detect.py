@@ -59,3 +59,42 @@ def test_tiles_small_in_a_large_photo_are_read_through_the_finer_look():
     profile = load_profile("ivory")
     reading = read_tiles(img, profile)
     assert sorted(tuple(sorted(t.pips)) for t in reading.tiles) == sorted(tuple(sorted(p)) for *_, p in tiles)
+
+
+class _Maps:
+    """A detector network stub whose heat (logits) is given, with every face's frame a tile 64 x 32 along x."""
+
+    def __init__(self, heat: np.ndarray) -> None:
+        self.heat = heat
+
+    def run(self, x, outputs=None):
+        n, _, h, w = x.shape
+        assert self.heat.shape == (h // 4, w // 4)
+        maps = np.zeros((n, 7, h // 4, w // 4), np.float32)
+        maps[:, 0] = np.log(self.heat / (1 - self.heat))
+        maps[:, 3] = 1.0  # cos(2 * angle): along x
+        maps[:, 5], maps[:, 6] = np.log(2.0), 0.0  # 64 and 32 pixels
+        return [maps]
+
+
+def test_weak_peaks_at_the_border_are_kept_apart_as_tiles_cut_off(monkeypatch):
+    from companion.vision import detect
+
+    heat = np.full((24, 32), 0.01, np.float32)  # a 96 x 128 photo, at its own size
+    heat[10, 15] = 0.9  # a tile
+    heat[0, 5] = 0.1  # weak, on the top border
+    heat[12, 31] = 0.06  # weak, on the right border
+    heat[20, 1] = 0.04  # weaker than border_heat
+    heat[6, 6] = 0.1  # weak, inside: nothing
+    monkeypatch.setattr(detect, "network", lambda name: _Maps(heat))
+    image = np.zeros((96, 128, 3), np.uint8)
+    profile = Profile(detect_side=128)
+    border: list[Candidate] = []
+    found = detect.find_candidates(image, profile, border=border)
+    cell = 4 * np.array([[15, 10], [5, 0], [31, 12]]) + 1.5  # the cells' centres, xy
+    assert np.allclose([c.centre for c in found], cell[:1])
+    assert np.allclose([c.centre for c in border], cell[1:])  # best first
+    assert border[0].length == pytest.approx(64) and border[0].angle == pytest.approx(0)
+    none: list[Candidate] = []
+    detect.find_candidates(image, replace(profile, border_heat=0.0), border=none)
+    assert none == []

@@ -66,9 +66,22 @@ def scan_photo(source: str | Path | bytes, *, profile: Profile | None = None, na
         stem = Path(file).stem or "photo"
         shown = reading if photo_scale == 1 else Reading(
             [TileReading(t.pips, (t.corners + 0.5) / photo_scale - 0.5, t.confidence) for t in reading.tiles],
-            reading.warnings)
+            reading.warnings, [(q + 0.5) / photo_scale - 0.5 for q in reading.left_out])
         cv2.imwrite(str(out_dir / f"{stem}.annotated.png"), annotate(image, shown, profile.doubt_below))
     return result
+
+
+WARNING_COLOUR = (0, 220, 255)  # amber, BGR: the warnings and the faces they left out
+
+
+def _dashed(image: np.ndarray, corners: np.ndarray, colour: tuple[int, int, int], thick: int, dash: float) -> None:
+    """``corners``' outline drawn dashed (dashes and gaps ``dash`` pixels long) on ``image``, in place."""
+    q = np.asarray(corners, np.float64)
+    for a, b in zip(q, np.roll(q, -1, axis=0)):
+        n = max(1, int(np.linalg.norm(b - a) // dash))
+        for k in range(0, n, 2):
+            p0, p1 = a + (b - a) * k / n, a + (b - a) * min(k + 1, n) / n
+            cv2.line(image, tuple(np.round(p0).astype(int)), tuple(np.round(p1).astype(int)), colour, thick, cv2.LINE_AA)
 
 
 def _confidence_colour(conf: float, doubt_below: float) -> tuple[int, int, int]:
@@ -98,12 +111,20 @@ def wrap_text(text: str, font: int, scale: float, thick: int, width: int) -> lis
 def annotate(image_bgr: np.ndarray, reading: Reading, doubt_below: float = Profile.doubt_below) -> np.ndarray:
     """The photo with each tile's outline (green, or red where the reading is less sure than
     ``doubt_below`` and a warning asks to check it; white at the ``pips[0]`` end), its
-    number and reading; below it a band with the totals and every warning, so nothing hides the photo."""
+    number and reading, and each face left out (``reading.left_out``) dashed in the warnings' amber with a
+    "!"; below it a band with the totals and every warning, so nothing hides the photo."""
     photo = image_bgr.copy()
     h, w = photo.shape[:2]
     unit = max(1.0, max(h, w) / 1000.0)
     thick = max(2, int(round(2 * unit)))
     font = cv2.FONT_HERSHEY_DUPLEX
+    for corners in reading.left_out:
+        _dashed(photo, corners, WARNING_COLOUR, thick, 12 * unit)
+        centre = np.clip(np.asarray(corners, float).mean(axis=0), 14 * unit, [w - 14 * unit, h - 14 * unit])
+        (tw, th), _ = cv2.getTextSize("!", font, unit, thick)
+        org = (int(centre[0] - tw / 2), int(centre[1] + th / 2))
+        cv2.putText(photo, "!", org, font, unit, (0, 0, 0), thick + 3, cv2.LINE_AA)
+        cv2.putText(photo, "!", org, font, unit, WARNING_COLOUR, thick, cv2.LINE_AA)
     for k, t in enumerate(reading.tiles):
         pts = np.round(t.corners).astype(np.int32)
         colour = _confidence_colour(t.confidence, doubt_below)
@@ -130,7 +151,7 @@ def annotate(image_bgr: np.ndarray, reading: Reading, doubt_below: float = Profi
     band_font, band_scale, band_thick = cv2.FONT_HERSHEY_SIMPLEX, 0.6 * unit, max(1, int(round(unit)))
     rows = [(f"{count} tile{'' if count == 1 else 's'}, {total} pip{'' if total == 1 else 's'}", (255, 255, 255))]
     for message in reading.warnings:
-        rows += [(line, (0, 220, 255)) for line in wrap_text(f"! {message}", band_font, band_scale, band_thick,
+        rows += [(line, WARNING_COLOUR) for line in wrap_text(f"! {message}", band_font, band_scale, band_thick,
                                                         w - int(16 * unit))]
     line_h = int(cv2.getTextSize("Ag", band_font, band_scale, band_thick)[0][1] + 12 * unit)
     band = np.full((line_h * len(rows) + int(10 * unit), w, 3), 24, np.uint8)

@@ -80,6 +80,9 @@ class TileReading:
 class Reading:
     tiles: list[TileReading] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # the outlines of faces left out and named in a warning: tiles cut off by the border, a face read as the logo
+    # that may be a score card, faces read almost without confidence and of no tile's shape (photo pixels)
+    left_out: list[np.ndarray] = field(default_factory=list)
 
 
 def _where(point: np.ndarray, width: int, height: int) -> str:
@@ -1038,7 +1041,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         warnings.append(NO_TILE_WARNING)
     tiles = _settled_by_set(tiles, [c.others for _, c in kept], profile)
     tiles, more = _check_set(tiles, profile)
-    return Reading(tiles, warnings + more)
+    return Reading(tiles, warnings + more, cut + unsure_logo + [f.corners for f, _ in shapeless])
 
 
 def _choosable(faces: list[FaceReading], profile: Profile) -> tuple[list[FaceReading], set[int], list[np.ndarray]]:

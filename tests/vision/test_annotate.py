@@ -35,3 +35,14 @@ def test_a_long_warning_wraps_inside_the_picture():
     band = out[200:]
     assert band.shape[0] > 60  # several lines
     assert (band[:, -3:] == 24).all()  # and none runs off the right edge
+
+
+def test_a_face_left_out_is_drawn_dashed_in_amber_where_it_lies():
+    photo = np.full((400, 600, 3), 90, np.uint8)
+    cut = np.array([[400.0, -60.0], [520.0, -60.0], [520.0, 60.0], [400.0, 60.0]])  # beyond the top border
+    out = annotate(photo, Reading(_reading().tiles, ["a tile cut off by the top border was left out"], [cut]))
+    side = out[:60, 518:523]  # its right side runs down x=520 inside the photo
+    amber = (side[..., 2] > 200) & (side[..., 1] > 180) & (side[..., 0] < 80)
+    dashed = amber.any(axis=1)
+    assert dashed.any() and not dashed.all()  # dashes and gaps
+    assert (annotate(photo, _reading())[:60, 518:523] == 90).all()

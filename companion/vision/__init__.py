@@ -18,8 +18,12 @@ while such looks find tiles; where two tiles in a row leave room for a tile betw
 one tile beyond the end of a line, in line or a double laid crosswise (it may go on, or turn a corner, at a
 tile not read), across a double laid crosswise from a tile against its side, or where the detector proposed
 a tile but every look there went to a neighbour, the reader looks there too. A look of a tile's shape takes
-in the faces of no tile's shape within it (a tile read as two halves). A face read with doubt (its pips, or
-whether it is a whole tile) is read once more, straight and turned end for end, and judged on both looks.
+in the faces of no tile's shape within it (a tile read as two halves). Where the faces read all the set's
+tiles but one or two, those are looked for where the detector saw a tile and nothing was read surely (the
+set says what such a look must read). A face read with doubt (its pips, or whether it is a whole tile) is
+read once more, straight and turned end for end, and judged on both looks. The detector's weak peaks along
+the photo's border are looked at for tiles cut off with their centre beyond it (it marks only centres
+inside), which are named, never read.
 This module ties them together: it drops what is not a whole tile, names tiles cut off by the photo's border
 in a warning, keeps one reading per face, and checks the result against the set (each tile once, no half
 above ``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if no

@@ -1,13 +1,14 @@
 """Find where tiles lie: the detector network on the photo reduced to ``profile.detect_side`` pixels.
 
-Entry points: ``find_candidates(image_bgr, profile, side=None) -> list[Candidate]``, each a tile's rough
+Entry points: ``find_candidates(image_bgr, profile, side=None, border=None) -> list[Candidate]``, each a tile's rough
 frame (centre, long axis, length, width, in ``image_bgr``'s pixels) and the detector's score, best first;
 ``finer_side(candidates, image_side, profile)``, the side at which to look again when the tiles found are
 small for the detector (it places small faces loosely), or None; ``busy_region(candidates, width,
 height)``, where to look again; ``merged(fine, coarse)``. The network
 marks the centre of every tile face it sees (a heat map at a quarter of its input) and, at each centre,
 the face's offset, axis and size; a candidate is a local peak of that heat. Faces cut by the photo's border
-are found too when their centre is in the photo: telling them apart is the reader's stage.
+are found too when their centre is in the photo: telling them apart is the reader's stage. One with its
+centre beyond the border leaves only a weak peak at the border (``border``, kept apart).
 
 Conventions as in ``companion.vision``: BGR uint8, xy pixels. Raises nothing for an empty photo (no
 candidates).

@@ -812,6 +812,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         if outline is not None:  # (the detector's centre may lie off the tile, toward the neighbour its looks took)
             places.extend([outline, *_moved(outline, profile.shift_along, profile.shift_across)])
             places.extend(_along_the_nearest(plane, quad, profile.tile_aspect))
+        elif len(plane.sure) < 2:  # nothing tells a tile's outline there: the detector's own guess
+            places.append(quad)
     places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in beside) if o is not None)
 
     found = _found_at(pyramid, list(faces), places, guesses, plane, profile)
@@ -912,6 +914,9 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     def fit(face: FaceReading) -> float:
         return _plane_fit(face, plane, profile)
 
+    # with fewer than two faces read surely nothing tells a tile's shape: where the detector saw a tile, a look
+    # is judged on its reading alone (read surely), and takes the place of a face read with doubt only
+    unjudged = len(plane.sure) < 2
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
     looks = [_one_look_more(pyramid, face, profile) for face in looks]  # (a guess far off takes more looks)
     # where the detector saw a tile, the surest look is taken first: the looks around it may take in a neighbour
@@ -919,10 +924,11 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     for n in [*range(guesses), *sorted(range(guesses, len(looks)), key=lambda n: -sure[n])]:
         face = looks[n]
         confidence = count_pips(face, profile).confidence
-        face_fit = fit(face)
+        alone = unjudged and n >= guesses
+        face_fit = 1.0 if alone else fit(face)
         # a guess must be read surely, unless it is surely a whole tile; where the detector saw a tile, less surely
         floor = (0.0 if face.tile_score >= profile.guess_tile_sure else profile.doubt_below) if n < guesses \
-            else profile.candidate_confidence
+            else profile.doubt_below if alone else profile.candidate_confidence
         if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or confidence < floor or \
                 face_fit < min(profile.gap_fit, profile.candidate_fit):
             continue
@@ -932,7 +938,9 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
                 face_fit >= (profile.gap_fit if n < guesses else profile.candidate_fit):
             found.append(face)
         elif len(under) == 1 and not _on_another(face, under[0], found, profile) and \
-                face_fit >= profile.candidate_fit and fit(found[under[0]]) + profile.fit_margin < face_fit and \
+                face_fit >= profile.candidate_fit and \
+                (count_pips(found[under[0]], profile).confidence < profile.doubt_below if alone
+                 else fit(found[under[0]]) + profile.fit_margin < face_fit) and \
                 count_pips(found[under[0]], profile).confidence < confidence:
             found[under[0]] = face
     return found

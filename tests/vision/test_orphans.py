@@ -105,3 +105,28 @@ def test_the_looks_at_a_candidate_do_not_stand_in_for_a_lines_end_looks(monkeypa
     filled = vision._filled(None, list(TABLE), [askew], [], Profile())
     assert len(filled) == len(TABLE) + 1 and len(told) == 2  # the first ends, then again past the tile found
     assert not any(np.linalg.norm(geo.centre_of(q) - (400, 500)) < LENGTH for q in told[1])
+
+
+def test_with_one_face_read_surely_a_candidate_is_looked_at_through_its_own_frame(monkeypatch):
+    # nothing predicts a tile's outline (a plane needs two faces read surely): the detector's own guess is
+    # looked through, and a tile read surely there is kept; one read with doubt is not
+    lone = TABLE[:1]
+    guess = _tile(405, 495)
+    monkeypatch.setattr(vision, "read_outlines", _reader([HIDDEN]))
+    filled = vision._filled(None, list(lone), [guess], [], Profile())
+    assert len(filled) == 2 and vision.count_pips(filled[-1], Profile()).pips == (6, 4)
+    faint = (HIDDEN[0], (6, 4))
+    monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+        read_face(faint[0], faint[1], heat=0.55) if np.linalg.norm(geo.centre_of(q) - (400, 500)) < 40
+        else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads])
+    assert len(vision._filled(None, list(lone), [guess], [], Profile())) == 1
+
+
+def test_with_one_face_read_surely_a_tile_found_replaces_only_a_face_read_with_doubt(monkeypatch):
+    lone = TABLE[:1]
+    monkeypatch.setattr(vision, "read_outlines", _reader([HIDDEN]))
+    across = read_face(_tile(420, 510), (5, 1), heat=0.55)  # read with doubt where the tile lies
+    filled = vision._filled(None, lone + [across], [_tile(405, 495)], [], Profile())
+    assert len(filled) == 2 and vision.count_pips(filled[-1], Profile()).pips == (6, 4)
+    held = read_face(_tile(420, 510), (5, 1))  # read surely: it stays
+    assert vision._filled(None, lone + [held], [_tile(405, 495)], [], Profile()) == lone + [held]

@@ -1110,9 +1110,10 @@ def _without_shapeless(kept: list[tuple[FaceReading, Count]], sure: list[np.ndar
 def _bare_misshapen(face: FaceReading, plane: Plane, profile: Profile) -> bool:
     """Whether ``face`` shows little that makes it a tile (at most one pip, and not the set's logo) and has no
     tile's shape where it lies (its fit to ``plane``'s prediction below ``profile.gap_fit``): a square of a
-    checked cloth or a plank with a speck on it. Only faces read with doubt are judged so."""
+    checked cloth or a plank with a speck on it. Only faces read with doubt are judged so, and only by three
+    faces read surely or more: two tell no horizon, and predict a far tile as large as they are."""
     count = count_pips(face, profile)
-    if sum(count.pips) > 1 or (profile.logo and count.pips == (0, 0)):
+    if sum(count.pips) > 1 or (profile.logo and count.pips == (0, 0)) or len(plane.sure) < 3:
         return False
     outline = plane.outline(face.corners, profile.tile_aspect)
     return outline is not None and geo.iou(face.corners, outline) < profile.gap_fit

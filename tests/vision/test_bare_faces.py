@@ -144,3 +144,15 @@ def test_a_face_read_almost_without_confidence_and_of_no_tiles_shape_is_left_out
     assert [t.pips for t in read(sure[:1] + [tile]).tiles] == [(3, 2)]
     # the floor lives in the profile
     assert len(read(sure + [card], Profile(shapeless_below=0.0)).tiles) == 4
+
+
+def test_a_bare_face_is_judged_misshapen_only_by_three_faces_read_surely_or_more():
+    # two faces read surely tell no horizon: they predict a far tile as large as themselves, so a one-pip face
+    # read with doubt far off is not dropped for its shape; three or more predict its size
+    from companion.vision import _bare_misshapen
+    from companion.vision.plane import Plane
+
+    small = FaceReading(geo.quad_of((500, 80), 0.0, 80, 40), 0.99, (peaks(1, 0.95), peaks(0)), 0.0, 0.5)
+    sure = [geo.quad_of((x, 400), 0.0, 160, 80) for x in (300, 700, 1100)]
+    assert not _bare_misshapen(small, Plane(sure[:2]), Profile())
+    assert _bare_misshapen(small, Plane(sure), Profile())  # (no horizon in one row: as large as they are)

@@ -35,7 +35,8 @@ from scan_benchmark import BIG_PIXELS, bare_decode, fresh_photos  # noqa: E402
 
 # find_faces's stages, in the order it runs them (the decodings, the draft and any finer one, are timed as "decoding")
 STAGES = ("find_candidates", "read_faces", "_reshaped", "_resplit", "_unstraddled", "_split_in_two", "_orphans",
-          "_filled", "_halved", "_logo_sought", "_last_of_set", "read_both_ways", "_cut_at_border", "face_colour", "assemble")
+          "_filled", "_halved", "_logo_sought", "_last_of_set", "read_both_ways", "_cut_at_border", "face_colour",
+          "assemble")
 
 
 class Stages:

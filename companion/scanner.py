@@ -80,8 +80,8 @@ def _dashed(image: np.ndarray, corners: np.ndarray, colour: tuple[int, int, int]
     for a, b in zip(q, np.roll(q, -1, axis=0)):
         n = max(1, int(np.linalg.norm(b - a) // dash))
         for k in range(0, n, 2):
-            p0, p1 = a + (b - a) * k / n, a + (b - a) * min(k + 1, n) / n
-            cv2.line(image, tuple(np.round(p0).astype(int)), tuple(np.round(p1).astype(int)), colour, thick, cv2.LINE_AA)
+            p0, p1 = (tuple(np.round(a + (b - a) * j / n).astype(int)) for j in (k, min(k + 1, n)))
+            cv2.line(image, p0, p1, colour, thick, cv2.LINE_AA)
 
 
 def _confidence_colour(conf: float, doubt_below: float) -> tuple[int, int, int]:

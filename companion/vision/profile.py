@@ -127,8 +127,8 @@ class Profile:
     # the candidate lies off it across by as much of its width) side by side (see ``_split_in_two``)
     straddle_sides: float = 0.15
     settled_px: float = 10.0
-    # where the faces read surely hold all the set's tiles but at most this many, those missing are looked for
-    # where the detector saw a tile and no whole face lies (0: not looked for)
+    # where the whole faces read hold all the set's tiles but at most this many, those missing are looked for
+    # where the detector saw a tile and no face was read surely (0: not looked for)
     set_missing_most: int = 2
     # a peak of the detector's heat at the photo's border this high, below ``detect_threshold``, may be a tile cut
     # off with its centre beyond the border (0: not looked at); a look there that the reader takes for a tile this
@@ -208,7 +208,8 @@ class Profile:
                     "size_floor", "size_noise", "corner_peak_floor", "shape_overlap", "bare_tile_threshold",
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
                     "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
-                    "straddle_sides", "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below"):
+                    "straddle_sides", "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below",
+                    "border_heat", "border_tile_sure"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
@@ -221,9 +222,10 @@ class Profile:
                                f"{profile.detect_side_most!r}")
         if not 1 <= profile.max_looks <= 5:
             raise ProfileError(f"profile field 'max_looks' must be 1 to 5: {profile.max_looks!r}")
-        if profile.end_rounds < 0 or profile.straddle_rounds < 0:
-            raise ProfileError("profile fields 'end_rounds' and 'straddle_rounds' must not be negative: "
-                               f"{profile.end_rounds!r}, {profile.straddle_rounds!r}")
+        if profile.end_rounds < 0 or profile.straddle_rounds < 0 or profile.set_missing_most < 0:
+            raise ProfileError("profile fields 'end_rounds', 'straddle_rounds' and 'set_missing_most' must not be "
+                               f"negative: {profile.end_rounds!r}, {profile.straddle_rounds!r}, "
+                               f"{profile.set_missing_most!r}")
         if profile.gap_most < 0 or not 0 <= profile.gap_slack < 0.5 or not 0 <= profile.gap_turn_deg <= 90:
             raise ProfileError("profile fields 'gap_most', 'gap_slack' and 'gap_turn_deg' must be at least 0, "
                                f"below 0.5 and at most 90: {profile.gap_most!r}, {profile.gap_slack!r}, "

@@ -126,7 +126,10 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"gap_fit": 1.2}, "gap_fit"),
                                          ({"candidate_confidence": -0.1}, "candidate_confidence"),
                                          ({"candidate_fit": 1.1}, "candidate_fit"), ({"end_touch": -0.1}, "end_touch"),
-                                         ({"impossible_confidence": 0.6}, "impossible_confidence")])
+                                         ({"impossible_confidence": 0.6}, "impossible_confidence"),
+                                         ({"border_heat": 1.2}, "border_heat"),
+                                         ({"border_tile_sure": -0.1}, "border_tile_sure"),
+                                         ({"set_missing_most": -1}, "set_missing_most")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):
         Profile.from_dict(data)

@@ -1052,8 +1052,29 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     if not tiles and not warnings:
         warnings.append(NO_TILE_WARNING)
     tiles = _settled_by_set(tiles, [c.others for _, c in kept], profile)
+    tiles, twins = _without_lesser_twins(tiles, [f.tile_score for f, _ in kept], profile)
+    for t in twins:
+        centre = geo.centre_of(t.corners)
+        warnings.append(f"a face read as {t.pips[0]}-{t.pips[1]} (near x={centre[0]:.0f}, y={centre[1]:.0f}, "
+                        f"{_where(centre, photo_w, photo_h)}) was left out: another face reads that tile more surely, "
+                        f"and this one was read with doubt ({t.confidence:.2f}); add it if it is a tile")
     tiles, more = _check_set(tiles, profile)
-    return Reading(tiles, warnings + more, cut + unsure_logo + [f.corners for f, _ in shapeless])
+    return Reading(tiles, warnings + more,
+                   cut + unsure_logo + [f.corners for f, _ in shapeless] + [t.corners for t in twins])
+
+
+def _without_lesser_twins(tiles: list[TileReading], tile_scores: list[float], profile: Profile) \
+        -> tuple[list[TileReading], list[TileReading]]:
+    """``tiles`` without, and apart, those that read a tile another reads more surely, read with doubt
+    (below ``profile.doubt_below``) by a face the reader is less sure is a whole tile than
+    ``profile.twin_tile_sure`` (``tile_scores``, one per tile): a set holds each tile once, and such a face
+    is more often specks on a cloth or a plank read as the tile's pips than a tile misread."""
+    surest: dict[Tile, float] = {}
+    for t in tiles:
+        surest[Tile(*t.pips)] = max(surest.get(Tile(*t.pips), 0.0), t.confidence)
+    lesser = [t.confidence < min(surest[Tile(*t.pips)], profile.doubt_below) and score < profile.twin_tile_sure
+              for t, score in zip(tiles, tile_scores)]
+    return [t for t, out in zip(tiles, lesser) if not out], [t for t, out in zip(tiles, lesser) if out]
 
 
 def _choosable(faces: list[FaceReading], profile: Profile) -> tuple[list[FaceReading], set[int], list[np.ndarray]]:

@@ -135,6 +135,9 @@ class Profile:
     # surely, cut off, is named in a warning
     border_heat: float = 0.05
     border_tile_sure: float = 0.98
+    # a face read with doubt as a tile another face reads more surely is left out (named in a warning) where the
+    # reader is less sure than this that it is a whole tile
+    twin_tile_sure: float = 0.98
 
     # --- what is kept --------------------------------------------------------------------------------------
     # a face the reader is less sure is whole (from this tile score up to ``tile_threshold``) is a tile where it
@@ -209,7 +212,7 @@ class Profile:
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
                     "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
                     "straddle_sides", "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below",
-                    "border_heat", "border_tile_sure"):
+                    "border_heat", "border_tile_sure", "twin_tile_sure"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

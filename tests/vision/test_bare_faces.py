@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from companion.vision import Faces, Profile, assemble, count_pips
 from companion.vision import geometry as geo
 from companion.vision.read import FaceReading
@@ -156,3 +158,26 @@ def test_a_bare_face_is_judged_misshapen_only_by_three_faces_read_surely_or_more
     sure = [geo.quad_of((x, 400), 0.0, 160, 80) for x in (300, 700, 1100)]
     assert not _bare_misshapen(small, Plane(sure[:2]), Profile())
     assert _bare_misshapen(small, Plane(sure), Profile())  # (no horizon in one row: as large as they are)
+
+
+def test_a_face_read_with_doubt_as_a_tile_read_more_surely_elsewhere_is_left_out_unless_surely_a_tile():
+    from companion.vision import TileReading, _without_lesser_twins
+
+    quad = geo.quad_of((300, 300), 0.0, 160, 80)
+    sure, specks, other = TileReading((0, 2), quad, 0.9), TileReading((2, 0), quad + 400, 0.4), \
+        TileReading((3, 1), quad + 200, 0.3)
+    kept, out = _without_lesser_twins([sure, specks, other], [0.99, 0.9, 0.9], Profile())
+    assert kept == [sure, other] and out == [specks]  # (a doubtful face of a tile no other reads stays)
+    assert _without_lesser_twins([sure, specks], [0.99, 0.99], Profile()) == ([sure, specks], [])  # surely a tile
+    tie = TileReading((0, 2), quad + 400, 0.9)  # as sure as the other: neither can be told the lesser
+    assert _without_lesser_twins([sure, tie], [0.99, 0.9], Profile()) == ([sure, tie], [])
+
+
+def test_the_lesser_twin_is_named_in_a_warning_and_drawn_as_left_out():
+    faces = [_face(150 + 250 * k, pips, 0.99) for k, pips in enumerate([(0, 2), (0, 1), (0, 3), (1, 2)])]
+    specks = FaceReading(geo.quad_of((1150, 300), 0.0, 160, 80), 0.9, (peaks(0), peaks(2, 0.62)), 0.0, 0.5)
+    reading = assemble(Faces(faces + [specks], 1400, 600), Profile())
+    assert sorted(t.pips for t in reading.tiles) == [(0, 1), (0, 2), (0, 3), (1, 2)]
+    assert any("read as 0-2" in w and "another face reads that tile more surely" in w for w in reading.warnings)
+    assert not any("read 2 times" in w for w in reading.warnings)
+    assert any(np.allclose(q, specks.corners) for q in reading.left_out)

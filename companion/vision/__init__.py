@@ -929,8 +929,12 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
         # a guess must be read surely, unless it is surely a whole tile; where the detector saw a tile, less surely
         floor = (0.0 if face.tile_score >= profile.guess_tile_sure else profile.doubt_below) if n < guesses \
             else profile.doubt_below if alone else profile.candidate_confidence
-        if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or confidence < floor or \
-                face_fit < min(profile.gap_fit, profile.candidate_fit):
+        # a look the reader is less sure is whole is a tile all the same where step 4 would keep it: of a tile's
+        # shape there, its pips read surely
+        shaped = face.tile_score >= profile.shaped_tile_threshold and face_fit >= profile.shaped_fit and \
+            confidence >= max(floor, profile.doubt_below) and not alone
+        if (face.tile_score < profile.tile_threshold and not shaped) or face.moved > profile.settled_px or \
+                confidence < floor or face_fit < min(profile.gap_fit, profile.candidate_fit):
             continue
         under = [k for k, other in enumerate(found) if other.tile_score >= profile.tile_threshold
                  and geo.overlap(face.corners, other.corners) > profile.same_face_overlap]

@@ -4,6 +4,8 @@ where its own axis is askew."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 import companion.vision as vision
@@ -130,3 +132,20 @@ def test_with_one_face_read_surely_a_tile_found_replaces_only_a_face_read_with_d
     assert len(filled) == 2 and vision.count_pips(filled[-1], Profile()).pips == (6, 4)
     held = read_face(_tile(420, 510), (5, 1))  # read surely: it stays
     assert vision._filled(None, lone + [held], [_tile(405, 495)], [], Profile()) == lone + [held]
+
+
+def test_a_look_less_sure_it_is_whole_is_found_where_step_4_would_keep_it(monkeypatch):
+    # a tile score of 0.5 to 0.8 is a tile all the same with a tile's shape there (IoU 0.85) and its pips read
+    # surely; not one too wide for a tile there (IoU 0.71), though a look where the detector saw a tile may fit so
+    plane = vision.Plane([f.corners for f in TABLE])
+
+    def reader(score: float, heat: float, quad: np.ndarray = HIDDEN[0]):
+        face = read_face(quad, HIDDEN[1], heat)
+        return lambda pyramid, quads, profile, floor=None: [replace(face, tile_score=score) for _ in quads]
+
+    for score, heat, quad, found in [(0.65, 0.97, HIDDEN[0], True), (0.65, 0.55, HIDDEN[0], False),
+                                     (0.4, 0.97, HIDDEN[0], False),
+                                     (0.65, 0.97, geo.quad_of((400, 500), 0.0, LENGTH, 1.4 * WIDTH), False)]:
+        monkeypatch.setattr(vision, "read_outlines", reader(score, heat, quad))
+        out = vision._found_at(None, list(TABLE), [HIDDEN[0]], 0, plane, Profile())
+        assert (len(out) == len(TABLE) + 1) == found, (score, heat)

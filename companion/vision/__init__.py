@@ -27,7 +27,9 @@ inside), which are named, never read.
 This module ties them together: it drops what is not a whole tile, names tiles cut off by the photo's border
 in a warning, keeps one reading per face, and checks the result against the set (each tile once, no half
 above ``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if no
-other face holds it, and what still cannot be is reported in ``Reading.warnings`` with a lowered confidence.
+other face holds it (or, read with doubt and not surely a tile, is left out and named), and what still cannot
+be is reported in ``Reading.warnings`` with a lowered confidence. ``Reading.left_out`` holds the outlines of
+the faces left out and named in a warning, for the annotated picture.
 
 The networks are trained on synthetic photos (``calibration.training``); their weights ship as package data
 in ``models/`` and are the only files this package reads.
@@ -910,7 +912,9 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
               plane: Plane, profile: Profile) -> list[FaceReading]:
     """``found`` and what the looks through ``places`` find, as ``_filled`` tells (``plane``: what the faces
     read surely predict); the first ``guesses`` places are guesses (gaps, the ends of lines), taken in turn, the
-    others where the detector saw a tile, taken surest first."""
+    others where the detector saw a tile, taken surest first. A look the reader is less sure is whole (from
+    ``profile.shaped_tile_threshold``) counts as whole where ``assemble`` would keep it: of a tile's shape there
+    (``profile.shaped_fit``), its pips read surely."""
     def fit(face: FaceReading) -> float:
         return _plane_fit(face, plane, profile)
 

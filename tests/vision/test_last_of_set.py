@@ -73,7 +73,7 @@ def test_no_look_while_more_tiles_are_missing_or_where_turned_off(monkeypatch):
     assert len(vision._last_of_set(None, _full_set_but(5, 9), _frames(5), Profile())) == len(SET) - 1
 
 
-def test_a_face_read_with_doubt_as_a_tile_held_twice_gives_way(monkeypatch):
+def test_a_face_reading_a_tile_another_face_reads_too_gives_way(monkeypatch):
     # the tile at place 5 read surely as place 6's tile: the set's 5th tile missing, the 6th read twice
     faces = _full_set_but(5) + [read_face(_quad(PLACES[5]), SET[6])]
     monkeypatch.setattr(vision, "read_outlines", _outlines_read({5: SET[5]}, []))

@@ -1261,8 +1261,10 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
             break
         keep[worst] = False
     too_large = []
+    # the logo tile read as surely as a score card never is: one tile however large (none lies across two)
+    logo = np.array([profile.logo and f.logo_score >= profile.logo_sure for f, _ in kept])
     while keep.sum() > profile.size_fit_min:
-        ratio = np.where(keep, ratios(larger=True), -np.inf)
+        ratio = np.where(keep & ~logo, ratios(larger=True), -np.inf)
         worst = int(np.argmax(ratio))
         if ratio[worst] <= ceiling:
             break

@@ -151,3 +151,16 @@ def test_a_face_two_tiles_long_is_looked_at_as_its_two_halves(monkeypatch):
     photo = _steep_photo()
     kept = vision._halved(pyramid, photo, Profile())
     assert seen == [] and len(kept) == len(photo) and all(a is b for a, b in zip(kept, photo))
+
+
+def test_the_logo_tile_read_as_surely_as_no_card_is_never_too_large():
+    # close to the camera the logo tile is far larger than the tiles around it predict; read as the logo
+    # 0.99 surely it is one tile (no patch across two is read so), read so 0.9 surely it may be one
+    def logo(score: float) -> FaceReading:
+        return replace(_face(1120, 850, 400, pips=(0, 0), width=200), logo_score=score)
+
+    faces = _steep_photo()[:-1]
+    sure = assemble(Faces(faces + [logo(0.99)], 1400, 1000), Profile())
+    assert len(sure.tiles) == 12 and (0, 0) in {t.pips for t in sure.tiles}
+    unsure = assemble(Faces(faces + [logo(0.9)], 1400, 1000), Profile())
+    assert (0, 0) not in {t.pips for t in unsure.tiles}

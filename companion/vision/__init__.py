@@ -56,7 +56,7 @@ import numpy as np  # noqa: E402
 
 from companion.rules.tiles import Tile  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
-from companion.vision.detect import busy_region, find_candidates, finer_side, merged  # noqa: E402
+from companion.vision.detect import Candidate, busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.plane import (  # noqa: E402
     Lines, Plane, ends, gaps, side_by_side, split_the_other_way)
@@ -87,7 +87,8 @@ class Reading:
     tiles: list[TileReading] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     # the outlines of faces left out and named in a warning: tiles cut off by the border, a face read as the logo
-    # that may be a score card, faces read almost without confidence and of no tile's shape (photo pixels)
+    # that may be a score card, faces read almost without confidence and of no tile's shape, faces read with doubt
+    # as a tile another face reads more surely (photo pixels)
     left_out: list[np.ndarray] = field(default_factory=list)
 
 
@@ -166,8 +167,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
         finer_image, finer_scale = finer(max(1.0, need))
         if finer_scale < photo_scale:
             source, source_scale = _check_image(finer_image), photo_scale / finer_scale
-    frames = [(c.centre * source_scale, c.angle, c.length * source_scale, c.width * source_scale)
-              for c in candidates]
+    frames = _frames(candidates, source_scale)
     if side:
         coarse = [replace(c, centre=c.centre * source_scale, length=c.length * source_scale,
                           width=c.width * source_scale) for c in candidates]
@@ -190,14 +190,18 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _logo_sought(image_bgr, source_scale, pyramid, faces, profile)
     faces = _last_of_set(pyramid, faces, frames, profile)
     faces = read_both_ways(pyramid, faces, profile)
-    cut = _cut_at_border(pyramid, faces, [(c.centre * source_scale, c.angle, c.length * source_scale,
-                                           c.width * source_scale) for c in at_border], profile)
+    cut = _cut_at_border(pyramid, faces, _frames(at_border, source_scale), profile)
     to_photo = photo_scale / source_scale  # source pixels -> photo pixels
     faces = [replace(f, corners=(f.corners + 0.5) * to_photo - 0.5,
                      colour=face_colour(pyramid, f.corners) if f.tile_score >= profile.tile_threshold else None)
              for f in faces]
     return Faces(faces, round(width * photo_scale), round(height * photo_scale),
                  [(q + 0.5) * to_photo - 0.5 for q in cut])
+
+
+def _frames(candidates: list[Candidate], scale: float) -> list[tuple[np.ndarray, float, float, float]]:
+    """The detector's ``candidates`` as frames (centre, angle, length, width) in pixels ``scale`` times as fine."""
+    return [(c.centre * scale, c.angle, c.length * scale, c.width * scale) for c in candidates]
 
 
 def _cut_at_border(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[np.ndarray, float, float, float]],
@@ -242,8 +246,7 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     if any(_logo_vouched(f, sure, profile) for f in logo_read):
         return faces
     read_ids = {id(f) for f in logo_read}
-    frames = [(c.centre * source_scale, c.angle, c.length * source_scale, c.width * source_scale)
-              for c in find_candidates(image_bgr, profile, side=profile.logo_look_side)]
+    frames = _frames(find_candidates(image_bgr, profile, side=profile.logo_look_side), source_scale)
     frames = [frame for frame in frames if not _under(frame[0], [f for f in whole if id(f) not in read_ids])]
     looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
              if face is not None]

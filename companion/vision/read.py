@@ -218,17 +218,18 @@ def _count(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], logo_score: float, 
     """The pips of each half at ``profile.pip_threshold``, how sure that is, and the next readings: a half
     is doubtful when a counted pip is faint, an uncounted peak off the middle line is strong, a counted pip
     lies on the middle line, or (in a double-six set) its pips lie askew of the middle of the half. In a
-    double-six set a faint pip that alone sets a half askew is a stray mark, not counted (``_stray``); the
-    half is then as doubtful as one askew, with that pip counted as its next reading.
+    double-six set a pip that alone sets a half askew is a stray mark, not counted (``_stray``); the half is
+    then as doubtful as one askew, with that pip counted as its next reading.
     In a set with a logo, a face the reader takes for the logo tile is the double-blank: its marks are no pips."""
     if profile.logo and logo_score >= profile.logo_threshold:
         return Count((0, 0), float(np.clip(2 * logo_score - 1, 0, 1)), ())
     counts, confs, nexts = [], [], []
     for half in peaks:
         counted = [p for p in half if p.heat >= profile.pip_threshold]
-        stray = profile.max_pips == 6 and _stray(counted, profile)
+        k = _stray(counted, profile) if profile.max_pips == 6 else None
+        stray = k is not None
         if stray:
-            counted = counted[:-1]
+            counted = counted[:k] + counted[k + 1:]
         weakest = min((p.heat for p in counted), default=1.0)
         # a faint mark on the middle line is the divider, not a missed pip
         strongest = max((p.heat for p in half if p.heat < profile.pip_threshold
@@ -238,25 +239,31 @@ def _count(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], logo_score: float, 
             conf = min(conf, float(np.clip(min(p.from_middle for p in counted) / profile.pip_mid_band, 0, 1)))
         # the next reading: a pip more where a peak left out is stronger than the faintest counted is weak
         fewer, more = max(0, len(counted) - 1), len(counted) + 1
-        near = [more, fewer] if stray or 1.0 - weakest < strongest else [fewer, more]
+        near = [more, fewer] if 1.0 - weakest < strongest else [fewer, more]
+        if stray:  # the mark a pip after all, or a pip lost where its mirror lies
+            near = [more, more + 1] if more < profile.max_pips else [more]
         asymmetric = profile.max_pips == 6 and _asymmetry(counted) > profile.pip_symmetry
         if asymmetric or stray:  # a pip lost (to glare, a shadow) or a stray one: either next reading
             conf = min(conf, profile.asymmetric_confidence)
         counts.append(len(counted))
         confs.append(conf)
-        nexts.append(near[:2 if asymmetric else 1])
+        nexts.append(near[:2 if asymmetric or stray else 1])
     pips = (counts[0], counts[1])
     others = [((n, pips[1]) if k == 0 else (pips[0], n), confs[k]) for k in (0, 1) if confs[k] < 1.0 for n in nexts[k]]
     others.sort(key=lambda o: o[1])
     return Count(pips, float(min(confs)), tuple(others))
 
 
-def _stray(counted: list[Peak], profile: Profile) -> bool:
-    """Whether the faintest of a half's ``counted`` pips (strongest first) is a stray mark: counted with doubt
-    (its heat alone makes the half less sure than ``profile.doubt_below``), the pips askew of the middle of the
-    half with it and not without it (a mark at the edge, or a neighbour's pip, beside a face)."""
-    return len(counted) > 1 and 1.0 - 2.0 * (1.0 - counted[-1].heat) < profile.doubt_below and \
-        _asymmetry(counted) > profile.pip_symmetry >= _asymmetry(counted[:-1])
+def _stray(counted: list[Peak], profile: Profile) -> int | None:
+    """Which of a half's ``counted`` pips is a stray mark, or None: the one pip without which the pips lie
+    symmetric about the middle of the half (``profile.pip_symmetry``) when with it they do not, if only one
+    pip is so, and a lone pip is none (a one's pip seen through an outline a little off lies askew too). A
+    mark on the wood, a knot or a neighbour's pip beside the face is read as surely as a pip at times; where a
+    pip was lost instead, the count is wrong either way, and the half is in doubt either way."""
+    if len(counted) < 2 or _asymmetry(counted) <= profile.pip_symmetry:
+        return None
+    which = [k for k in range(len(counted)) if _asymmetry(counted[:k] + counted[k + 1:]) <= profile.pip_symmetry]
+    return which[0] if len(which) == 1 else None
 
 
 def _asymmetry(pips: list[Peak]) -> float:

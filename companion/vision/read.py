@@ -257,10 +257,14 @@ def _count(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], logo_score: float, 
 def _stray(counted: list[Peak], profile: Profile) -> int | None:
     """Which of a half's ``counted`` pips is a stray mark, or None: the one pip without which the pips lie
     symmetric about the middle of the half (``profile.pip_symmetry``) when with it they do not, if only one
-    pip is so, and a lone pip is none (a one's pip seen through an outline a little off lies askew too). A
-    mark on the wood, a knot or a neighbour's pip beside the face is read as surely as a pip at times; where a
-    pip was lost instead, the count is wrong either way, and the half is in doubt either way."""
-    if len(counted) < 2 or _asymmetry(counted) <= profile.pip_symmetry:
+    pip is so; a lone pip only as far from the middle as ``profile.lone_pip_off`` (a one's pip seen through an
+    outline a little off lies askew too). A mark on the wood, a knot or a neighbour's pip beside the face is
+    read as surely as a pip at times; where a pip was lost instead, the count is wrong either way, and the half
+    is in doubt either way."""
+    if len(counted) == 1:
+        off = float(np.hypot(counted[0].from_middle - 0.5, counted[0].across))
+        return 0 if profile.lone_pip_off and off >= profile.lone_pip_off else None
+    if not counted or _asymmetry(counted) <= profile.pip_symmetry:
         return None
     which = [k for k in range(len(counted)) if _asymmetry(counted[:k] + counted[k + 1:]) <= profile.pip_symmetry]
     return which[0] if len(which) == 1 else None

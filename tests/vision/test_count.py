@@ -32,7 +32,8 @@ def test_a_mark_that_alone_sets_a_half_askew_is_no_pip():
     two = peaks(2) + (Peak(0.51, 0.45, 0.51),)  # a faint mark at the face's edge (a neighbour's pip)
     knot = peaks(1) + (Peak(0.9, 0.2, -0.2),)  # a mark read as surely as a pip
     three = peaks(3) + (Peak(0.9, 0.75, -0.25),)  # a three and a mark where a four's corner would be
-    for first, read in ((one, 1), (two, 2), (knot, 1), (three, 3)):
+    corner = (Peak(0.9, 0.25, 0.27),)  # a lone mark where a corner pip would be, on a blank half
+    for first, read in ((one, 1), (two, 2), (knot, 1), (three, 3), (corner, 0)):
         count = count_pips(_face(first, peaks(6)), Profile())
         assert count.pips == (read, 6) and count.confidence == Profile().asymmetric_confidence  # still checked
         # the mark counted is its next reading, and the pip lost where the mark's mirror lies the one after
@@ -42,6 +43,7 @@ def test_a_mark_that_alone_sets_a_half_askew_is_no_pip():
     faint_corner = peaks(3, heats=(0.97, 0.97, 0.55))
     assert count_pips(_face(faint_corner, peaks(6)), Profile()).pips == (3, 6)
     assert count_pips(_face((Peak(0.9, 0.35, 0.1),), peaks(6)), Profile()).pips == (1, 6)
+    assert count_pips(_face(corner, peaks(6)), Profile(lone_pip_off=0.0)).pips == (1, 6)
     twice = peaks(2) + (Peak(0.9, 0.72, 0.27),)  # two peaks on one pip: which is the pip cannot be told
     assert count_pips(_face(twice, peaks(6)), Profile()).pips == (3, 6)
     assert count_pips(_face(knot, peaks(6)), Profile(max_pips=12, logo=False)).pips == (2, 6)

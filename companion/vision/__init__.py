@@ -217,12 +217,18 @@ def _cut_at_border(pyramid: Pyramid, faces: list[FaceReading], frames: list[tupl
     cut: list[np.ndarray] = []
     for face in read_faces(pyramid, frames, profile) if frames else []:
         if face is None or face.tile_score < profile.border_tile_sure or (
-                profile.logo and count_pips(face, profile).pips == (0, 0) and face.logo_score < profile.logo_threshold):
+                profile.logo and not _marks(face, profile) and face.logo_score < profile.logo_threshold):
             continue
         if _cut_off(face.corners, width, height, profile) and not any(
                 geo.overlap(face.corners, q) > profile.same_face_overlap for q in [f.corners for f in whole] + cut):
             cut.append(face.corners)
     return cut
+
+
+def _marks(face: FaceReading, profile: Profile) -> int:
+    """How many marks as strong as a pip ``face`` shows, strays too: what tells a tile from a plank is its marks
+    (on a tile cut off, what is left of a half's pips lies askew)."""
+    return sum(p.heat >= profile.pip_threshold for half in face.peaks for p in half)
 
 
 def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, faces: list[FaceReading],
@@ -1140,12 +1146,12 @@ def _without_shapeless(kept: list[tuple[FaceReading, Count]], sure: list[np.ndar
 
 
 def _bare_misshapen(face: FaceReading, plane: Plane, profile: Profile) -> bool:
-    """Whether ``face`` shows little that makes it a tile (at most one pip, and not the set's logo) and has no
-    tile's shape where it lies (its fit to ``plane``'s prediction below ``profile.gap_fit``): a square of a
-    checked cloth or a plank with a speck on it. Only faces read with doubt are judged so, and only by three
-    faces read surely or more: two tell no horizon, and predict a far tile as large as they are."""
-    count = count_pips(face, profile)
-    if sum(count.pips) > 1 or (profile.logo and count.pips == (0, 0)) or len(plane.sure) < 3:
+    """Whether ``face`` shows little that makes it a tile (at most one mark as strong as a pip, and not the set's
+    logo) and has no tile's shape where it lies (its fit to ``plane``'s prediction below ``profile.gap_fit``): a
+    square of a checked cloth or a plank with a speck on it. Only faces read with doubt are judged so, and only
+    by three faces read surely or more: two tell no horizon, and predict a far tile as large as they are."""
+    marks = _marks(face, profile)
+    if marks > 1 or (profile.logo and (not marks or face.logo_score >= profile.logo_threshold)) or len(plane.sure) < 3:
         return False
     outline = plane.outline(face.corners, profile.tile_aspect)
     return outline is not None and geo.iou(face.corners, outline) < profile.gap_fit
@@ -1183,10 +1189,10 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile:
                 any(geo.overlap(corners, c) > profile.same_face_overlap for c in cut):
             continue  # the same face found twice
         count = count_pips(face, profile)
-        if profile.logo and count.pips == (0, 0) and face.logo_score < profile.logo_threshold:
+        logo, marks = profile.logo and face.logo_score >= profile.logo_threshold, _marks(face, profile)
+        if profile.logo and not marks and not logo:
             continue  # this set's double-blank carries its logo: a plain blank face is a plank or a slab
-        if sum(count.pips) <= 1 and face.tile_score < profile.bare_tile_threshold and \
-                not (profile.logo and count.pips == (0, 0)) and \
+        if marks <= 1 and not logo and face.tile_score < profile.bare_tile_threshold and \
                 not (face.tile_score >= profile.tile_threshold and id(face) in shaped):  # (one pip, see _shaped)
             continue  # little on it shows it is a tile: a plank with a knot reads 1-0 (and rarely has its shape)
         if _cut_off(corners, photo_w, photo_h, profile):

@@ -9,7 +9,7 @@ import numpy as np
 
 from companion.vision import Faces, Profile, assemble, count_pips
 from companion.vision import geometry as geo
-from companion.vision.read import FaceReading
+from companion.vision.read import FaceReading, Peak
 
 from drawing import peaks
 
@@ -181,3 +181,19 @@ def test_the_lesser_twin_is_named_in_a_warning_and_drawn_as_left_out():
     assert any("read as 0-2" in w and "another face reads that tile more surely" in w for w in reading.warnings)
     assert not any("read 2 times" in w for w in reading.warnings)
     assert any(np.allclose(q, specks.corners) for q in reading.left_out)
+
+
+def test_a_face_whose_only_marks_are_strays_is_judged_on_its_marks():
+    # a tile cut off by the left border: what is left of a half's pips lies askew, a lone pip at a corner that
+    # the count takes for a stray (read 0-0); its marks still tell a tile cut off from a plain plank
+    halves = ((Peak(0.95, 0.25, 0.27),), ())
+    cut = FaceReading(geo.quad_of((40, 300), 0.0, 160, 80), 0.99, halves, 0.0)
+    assert count_pips(cut, Profile()).pips == (0, 0)
+    faces = [cut, _face(400, (2, 0), 0.99), _face(650, (3, 1), 0.99)]
+    reading = assemble(Faces(faces, 1100, 600), Profile())
+    assert {t.pips for t in reading.tiles} == {(2, 0), (3, 1)}
+    assert any("cut off by the left border" in w for w in reading.warnings), reading.warnings
+    # a plank that shows no mark at all is no tile, cut off or not: nothing is named
+    plank = replace(cut, peaks=((), ()))
+    reading = assemble(Faces([plank] + faces[1:], 1100, 600), Profile())
+    assert not any("cut off" in w for w in reading.warnings)

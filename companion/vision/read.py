@@ -219,7 +219,7 @@ def _count(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], logo_score: float, 
     is doubtful when a counted pip is faint, an uncounted peak off the middle line is strong, a counted pip
     lies on the middle line, or (in a double-six set) its pips lie askew of the middle of the half. In a
     double-six set a pip that alone sets a half askew is a stray mark, not counted (``_stray``); the half is
-    then as doubtful as one askew, with that pip counted as its next reading.
+    then as doubtful as one askew, with that pip counted, and a pip lost at its mirror, as its next readings.
     In a set with a logo, a face the reader takes for the logo tile is the double-blank: its marks are no pips."""
     if profile.logo and logo_score >= profile.logo_threshold:
         return Count((0, 0), float(np.clip(2 * logo_score - 1, 0, 1)), ())
@@ -257,7 +257,7 @@ def _count(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], logo_score: float, 
 def _stray(counted: list[Peak], profile: Profile) -> int | None:
     """Which of a half's ``counted`` pips is a stray mark, or None: the one pip without which the pips lie
     symmetric about the middle of the half (``profile.pip_symmetry``) when with it they do not, if only one
-    pip is so; a lone pip only as far from the middle as ``profile.lone_pip_off`` (a one's pip seen through an
+    pip is so; a lone pip only at least ``profile.lone_pip_off`` from the middle (a one's pip seen through an
     outline a little off lies askew too). A mark on the wood, a knot or a neighbour's pip beside the face is
     read as surely as a pip at times; where a pip was lost instead, the count is wrong either way, and the half
     is in doubt either way."""

@@ -36,6 +36,7 @@ COLOUR_SIZE = (64, 32)  # a face is sampled for its colour at this size (pixels,
 MID_X = geo.CROP_W / 2
 MID_Y = float(geo.CANONICAL[:, 1].mean())  # the face's long axis in the crop
 FIRST_BATCH = 8  # first looks, best candidates first: a later guess inside a face already read is skipped
+PAIRED_MOST = 7  # a half's pips paired one by one as mirror images, at most (the pairings grow as n!!)
 
 
 @dataclass(frozen=True)
@@ -255,10 +256,10 @@ def _count(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], logo_score: float, 
 
 
 def _stray(counted: list[Peak], profile: Profile) -> int | None:
-    """Which of a half's ``counted`` pips is a stray mark, or None: the one pip without which the pips lie
-    symmetric about the middle of the half (``profile.pip_symmetry``) when with it they do not, if only one
-    pip is so; a lone pip only at least ``profile.lone_pip_off`` from the middle (a one's pip seen through an
-    outline a little off lies askew too). A mark on the wood, a knot or a neighbour's pip beside the face is
+    """Which of a half's ``counted`` pips is a stray mark, or None: where the pips lie askew of the middle of the
+    half, the one without which the rest lie most nearly symmetric, if they then lie symmetric
+    (``profile.pip_symmetry``); a lone pip only at least ``profile.lone_pip_off`` from the middle (a one's pip
+    seen through an outline a little off lies askew too). A mark on the wood, a knot or a neighbour's pip beside the face is
     read as surely as a pip at times; where a pip was lost instead, the count is wrong either way, and the half
     is in doubt either way."""
     if len(counted) == 1:
@@ -266,17 +267,36 @@ def _stray(counted: list[Peak], profile: Profile) -> int | None:
         return 0 if profile.lone_pip_off and off >= profile.lone_pip_off else None
     if not counted or _asymmetry(counted) <= profile.pip_symmetry:
         return None
-    which = [k for k in range(len(counted)) if _asymmetry(counted[:k] + counted[k + 1:]) <= profile.pip_symmetry]
-    return which[0] if len(which) == 1 else None
+    without = [_asymmetry(counted[:k] + counted[k + 1:]) for k in range(len(counted))]
+    k = int(np.argmin(without))
+    return k if without[k] <= profile.pip_symmetry else None
 
 
 def _asymmetry(pips: list[Peak]) -> float:
-    """How far (tile widths) the pips of a half lie from symmetric about the middle of the half: the farthest
-    any pip's mirror image lies from a pip. Every face of a double-six set, 1 to 6, is symmetric so."""
+    """How far (tile widths) the pips of a half lie from symmetric about the middle of the half: in the pairing
+    of each pip with another as its mirror image that fits best, the farthest a pip's mirror image lies from
+    its partner (an odd count's middle pip is its own partner). Every face of a double-six set, 1 to 6, is
+    symmetric so. Past ``PAIRED_MOST`` pips (no face of the set), the farthest any pip's mirror image lies from
+    the nearest pip, which is never more."""
     if not pips:
         return 0.0
     at = np.array([(p.from_middle - 0.5, p.across) for p in pips])  # from the middle of the half (a square)
-    return float(np.linalg.norm(at[:, None, :] + at[None, :, :], axis=2).min(axis=1).max())
+    gap = np.linalg.norm(at[:, None, :] + at[None, :, :], axis=2)  # [i, j]: how far j lies from i's mirror image
+    if len(pips) > PAIRED_MOST:
+        return float(gap.min(axis=1).max())
+    return _paired(tuple(range(len(pips))), gap)
+
+
+def _paired(left: tuple[int, ...], gap: np.ndarray) -> float:
+    """The least, over the pairings of the pips ``left`` (at most one alone, where their number is odd), of the
+    largest ``gap`` of a pair."""
+    if not left:
+        return 0.0
+    first, rest = left[0], left[1:]
+    best = max(float(gap[first, first]), _paired(rest, gap)) if len(left) % 2 else np.inf
+    for n, other in enumerate(rest):
+        best = min(best, max(float(gap[first, other]), _paired(rest[:n] + rest[n + 1:], gap)))
+    return best
 
 
 def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, float]],

@@ -38,15 +38,23 @@ def test_a_mark_that_alone_sets_a_half_askew_is_no_pip():
         assert count.pips == (read, 6) and count.confidence == Profile().asymmetric_confidence  # still checked
         # the mark counted is its next reading, and the pip lost where the mark's mirror lies the one after
         assert [pips for pips, _ in count.others[:2]] == [(read + 1, 6), (read + 2, 6)]
-    # a faint pip of a pattern, a lone pip off the middle (a one seen through an outline a little off), two
-    # marks either of which alone sets the half askew, or a set of another layout: counted as before
+    # a faint pip of a pattern, a lone pip off the middle (a one seen through an outline a little off), or a set
+    # of another layout: counted as before
     faint_corner = peaks(3, heats=(0.97, 0.97, 0.55))
     assert count_pips(_face(faint_corner, peaks(6)), Profile()).pips == (3, 6)
     assert count_pips(_face((Peak(0.9, 0.35, 0.1),), peaks(6)), Profile()).pips == (1, 6)
     assert count_pips(_face(corner, peaks(6)), Profile(lone_pip_off=0.0)).pips == (1, 6)
-    twice = peaks(2) + (Peak(0.9, 0.72, 0.27),)  # two peaks on one pip: which is the pip cannot be told
-    assert count_pips(_face(twice, peaks(6)), Profile()).pips == (3, 6)
     assert count_pips(_face(knot, peaks(6)), Profile(max_pips=12, logo=False)).pips == (2, 6)
+
+
+def test_of_two_marks_that_could_each_be_the_stray_the_one_that_leaves_the_rest_the_more_symmetric_is():
+    # a four and a mark toward a corner pip: five pips, none at the middle to be its own mirror image, so askew;
+    # without the mark the four lie square, without the corner pip the rest lie within the bound too (0.16)
+    four = peaks(4) + (Peak(0.6, 0.28, 0.09),)
+    count = count_pips(_face(four, peaks(6)), Profile())
+    assert count.pips == (4, 6) and count.confidence == Profile().asymmetric_confidence
+    twice = peaks(2) + (Peak(0.9, 0.72, 0.27),)  # two peaks on one pip: the other pair is the two's
+    assert count_pips(_face(twice, peaks(6)), Profile()).pips == (2, 6)
 
 
 def test_a_count_is_of_the_face_and_profile_asked():

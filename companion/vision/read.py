@@ -259,9 +259,9 @@ def _stray(counted: list[Peak], profile: Profile) -> int | None:
     """Which of a half's ``counted`` pips is a stray mark, or None: where the pips lie askew of the middle of the
     half, the one without which the rest lie most nearly symmetric, if they then lie symmetric
     (``profile.pip_symmetry``); a lone pip only at least ``profile.lone_pip_off`` from the middle (a one's pip
-    seen through an outline a little off lies askew too). A mark on the wood, a knot or a neighbour's pip beside the face is
-    read as surely as a pip at times; where a pip was lost instead, the count is wrong either way, and the half
-    is in doubt either way."""
+    seen through an outline a little off lies askew too). A mark on the wood, a knot or a neighbour's pip
+    beside the face is read as surely as a pip at times; where a pip was lost instead, the count is wrong
+    either way, and the half is in doubt either way."""
     if len(counted) == 1:
         off = float(np.hypot(counted[0].from_middle - 0.5, counted[0].across))
         return 0 if profile.lone_pip_off and off >= profile.lone_pip_off else None

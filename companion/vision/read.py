@@ -36,6 +36,9 @@ COLOUR_SIZE = (64, 32)  # a face is sampled for its colour at this size (pixels,
 MID_X = geo.CROP_W / 2
 MID_Y = float(geo.CANONICAL[:, 1].mean())  # the face's long axis in the crop
 FIRST_BATCH = 8  # first looks, best candidates first: a later guess inside a face already read is skipped
+# crops the reader reads at once: a batch's working memory stays in the cache (0.44 ms a crop in batches of 8,
+# 0.65 in batches of 32, one thread, stop 47's machine)
+READ_BATCH = 8
 PAIRED_MOST = 7  # a half's pips paired one by one as mirror images, at most (the pairings grow as n!!)
 
 
@@ -104,8 +107,8 @@ def face_colour(pyramid: Pyramid, corners: np.ndarray) -> tuple[float, float, fl
 def _run(crops: list[np.ndarray], profile: Profile) -> tuple[np.ndarray, np.ndarray]:
     net = network(profile.reader)
     maps, kinds = [], []
-    for start in range(0, len(crops), 32):  # batches of 32 keep the working memory small
-        m, k = net.run(blob(crops[start:start + 32]), ["maps", "tile"])
+    for start in range(0, len(crops), READ_BATCH):
+        m, k = net.run(blob(crops[start:start + READ_BATCH]), ["maps", "tile"])
         maps.append(sigmoid(m)), kinds.append(sigmoid(k))
     return np.concatenate(maps), np.concatenate(kinds)  # (n, 5, h, w) and (n, 2): a whole tile, a logo
 

@@ -150,31 +150,46 @@ def _corners(maps: np.ndarray, profile: Profile) -> np.ndarray:
     one of highest heat that is not."""
     n, _, h, w = maps.shape
     best = _highest(maps[:, 1:5].reshape(n * 4, h, w)).reshape(n, 4, 2)
-    for i in np.flatnonzero(_skew(best) > profile.corner_skew):
-        best[i] = _straightened(maps[i, 1:5], best[i], profile)
+    skewed = np.flatnonzero(_skew(best) > profile.corner_skew)
+    if len(skewed):
+        best[skewed] = _straightened(maps[skewed, 1:5], best[skewed], profile)
     return best
 
 
 def _straightened(heats: np.ndarray, best: np.ndarray, profile: Profile) -> np.ndarray:
-    """Of the quads ``best`` with one corner moved to another of the three strongest local peaks of its heat
-    map (at least ``profile.corner_peak_floor`` of its highest), the one of highest heat (against the map's
-    highest) within ``profile.corner_skew`` of a parallelogram; ``best`` if none is."""
-    top = heats.reshape(len(heats), -1).max(axis=1)
-    grown = cv2.dilate(np.ascontiguousarray(heats.transpose(1, 2, 0)), np.ones((3, 3), np.uint8)).transpose(2, 0, 1)
-    m, i, j = np.nonzero((heats >= grown) & (heats >= profile.corner_peak_floor * top[:, None, None]))
-    heat = heats[m, i, j]
-    order = np.lexsort((-heat, m))  # by map, each map's strongest first
-    m, i, j, heat = m[order], i[order], j[order], heat[order]
-    first = np.arange(len(m)) - np.searchsorted(m, m) < 3
-    m, i, j, heat = m[first], i[first], j[first], heat[first]
-    xy = _refined(heats, m, i, j)
-    quads = np.repeat(best[None], len(m), axis=0)
-    quads[np.arange(len(m)), m] = xy
-    score = np.log(np.maximum(heat, 1e-6)) - np.log(np.maximum(top[m], 1e-6))
-    ok = (np.abs(xy - best[m]).max(axis=1) >= STRIDE) & (_skew(quads) <= profile.corner_skew)  # not the highest itself
-    if not ok.any():
-        return best
-    return quads[np.flatnonzero(ok)[np.argmax(score[ok])]]
+    """For each crop's corner heat maps ``heats`` (k, 4, h, w) and highest peaks ``best`` (k, 4, 2): of the
+    quads with one corner moved to another of the three strongest local peaks of its map (at least
+    ``profile.corner_peak_floor`` of its highest), the one of highest heat (against the map's highest) within
+    ``profile.corner_skew`` of a parallelogram; its ``best`` where none is. All crops at once: a call each
+    would cost more than the work (a third of a photo's looks are skewed)."""
+    k, _, h, w = heats.shape
+    flat = np.ascontiguousarray(heats, np.float32).reshape(k * 4, h, w)  # map g: corner g % 4 of crop g // 4
+    top = flat.reshape(k * 4, -1).max(axis=1)
+    # the maps one under another, a row below any heat between them, dilated as one image (a call for each
+    # would cost more than the work)
+    stacked = np.full((k * 4, h + 1, w), -1.0, np.float32)
+    stacked[:, :h] = flat
+    grown = cv2.dilate(stacked.reshape(-1, w), np.ones((3, 3), np.uint8)).reshape(k * 4, h + 1, w)[:, :h]
+    at = np.flatnonzero((flat >= grown) & (flat >= profile.corner_peak_floor * top[:, None, None]))
+    g, i, j = np.unravel_index(at, flat.shape)
+    heat = flat.reshape(-1)[at]
+    order = np.lexsort((-heat, g))  # by map, each map's strongest first
+    g, i, j, heat = g[order], i[order], j[order], heat[order]
+    first = np.arange(len(g)) - np.searchsorted(g, g) < 3
+    g, i, j, heat = g[first], i[first], j[first], heat[first]
+    crop, corner = np.divmod(g, 4)
+    xy = _refined(flat, g, i, j)
+    quads = best[crop].copy()
+    quads[np.arange(len(g)), corner] = xy
+    score = np.log(np.maximum(heat, 1e-6)) - np.log(np.maximum(top[g], 1e-6))
+    moved = np.abs(xy - best[crop, corner]).max(axis=1) >= STRIDE  # not the highest itself
+    ok = moved & (_skew(quads) <= profile.corner_skew)
+    ok = np.flatnonzero(ok)
+    ok = ok[np.lexsort((-score[ok], crop[ok]))]  # by crop, each crop's best first (the first of equals)
+    chosen = ok[np.r_[True, crop[ok][1:] != crop[ok][:-1]]] if len(ok) else ok
+    out = best.copy()
+    out[crop[chosen]] = quads[chosen]
+    return out
 
 
 def _inside(point: np.ndarray, quad: np.ndarray) -> bool:

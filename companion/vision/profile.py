@@ -80,6 +80,9 @@ class Profile:
     corner_skew: float = 0.25
     corner_peak_floor: float = 0.1
     square_on_px: float = 2.0  # a look with its corners this close to their place (crop pixels) is final
+    # ... and a first look this close that reads a whole tile with its pips sure (0: none; a look more at such
+    # a face read the 1,450 photos of seeds 50000+, 90000+, 92000+ and 93000+ alike, for 7% more reader crops)
+    sure_square_on_px: float = 5.0
     max_looks: int = 3  # looks at a face in all: the first through the detector's guess, then through corners
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one
@@ -255,7 +258,7 @@ class Profile:
         if profile.size_fit_min < 4:
             raise ProfileError(f"profile field 'size_fit_min' must be at least 4 (a plane needs 3): "
                                f"{profile.size_fit_min!r}")
-        for key in ("square_on_px", "corner_skew", "pip_symmetry", "lone_pip_off"):
+        for key in ("square_on_px", "sure_square_on_px", "corner_skew", "pip_symmetry", "lone_pip_off"):
             if getattr(profile, key) < 0:
                 raise ProfileError(f"profile field {key!r} must not be negative: {getattr(profile, key)!r}")
         for key in ("detector", "reader"):

@@ -324,7 +324,9 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
     it was surer of (more than ``profile.same_face_overlap`` of it).
 
     The first look crops the frame; where the corners it finds lie within ``profile.square_on_px`` of
-    where a face belongs in the crop, it saw the face square on and is the reading. The others are looked
+    where a face belongs in the crop, it saw the face square on and is the reading; so it is within
+    ``profile.sure_square_on_px`` where it reads a whole tile (``profile.tile_threshold``) with its pips
+    sure (``profile.doubt_below``), counted in the face's frame through those corners. The others are looked
     at again through their corners, up to ``profile.max_looks`` looks in all while the corners still move
     more than that, except a face the first look took for no tile at all (below
     ``profile.second_look_floor``).
@@ -370,8 +372,13 @@ def _read_frames(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, 
         moved = float(np.abs(found - geo.CANONICAL).max())
         if (plausible and moved <= profile.square_on_px) or tile < profile.second_look_floor:
             out[k] = FaceReading(quad, float(tile), _peaks(maps[0], profile), float(logo), moved)
-        else:
-            again.append((k, quad))
+            continue
+        if plausible and moved <= profile.sure_square_on_px and tile >= profile.tile_threshold:
+            face = FaceReading(quad, float(tile), _peaks(maps[0], profile, found), float(logo), moved)
+            if count_pips(face, profile).confidence >= profile.doubt_below:
+                out[k] = face  # nearly square on and read surely: a look through its corners reads it alike
+                continue
+        again.append((k, quad))
     _look_again(pyramid, again, profile, out, profile.max_looks - 1)
 
 

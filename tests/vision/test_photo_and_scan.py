@@ -109,6 +109,7 @@ def test_profiles_load_and_unknown_is_refused():
 
 
 @pytest.mark.parametrize("data, named", [({"cut_area": 1.5}, "cut_area"), ({"square_on_px": -1}, "square_on_px"),
+                                         ({"sure_square_on_px": -1}, "sure_square_on_px"),
                                          ({"tile_threshold": "high"}, "tile_threshold"),
                                          ({"reader": "../x.onnx"}, "reader"), ({"pips": 3}, "pips"),
                                          ({"detect_finer_gain": 0.5}, "detect_finer_gain"),

@@ -165,8 +165,7 @@ def _straightened(heats: np.ndarray, best: np.ndarray, profile: Profile) -> np.n
     k, _, h, w = heats.shape
     flat = np.ascontiguousarray(heats, np.float32).reshape(k * 4, h, w)  # map g: corner g % 4 of crop g // 4
     top = flat.reshape(k * 4, -1).max(axis=1)
-    # the maps one under another, a row below any heat between them, dilated as one image (a call for each
-    # would cost more than the work)
+    # the maps one under another, a row below any heat between them, dilated as one image
     stacked = np.full((k * 4, h + 1, w), -1.0, np.float32)
     stacked[:, :h] = flat
     grown = cv2.dilate(stacked.reshape(-1, w), np.ones((3, 3), np.uint8)).reshape(k * 4, h + 1, w)[:, :h]
@@ -179,12 +178,11 @@ def _straightened(heats: np.ndarray, best: np.ndarray, profile: Profile) -> np.n
     g, i, j, heat = g[first], i[first], j[first], heat[first]
     crop, corner = np.divmod(g, 4)
     xy = _refined(flat, g, i, j)
-    quads = best[crop].copy()
+    quads = best[crop]  # (a copy)
     quads[np.arange(len(g)), corner] = xy
     score = np.log(np.maximum(heat, 1e-6)) - np.log(np.maximum(top[g], 1e-6))
     moved = np.abs(xy - best[crop, corner]).max(axis=1) >= STRIDE  # not the highest itself
-    ok = moved & (_skew(quads) <= profile.corner_skew)
-    ok = np.flatnonzero(ok)
+    ok = np.flatnonzero(moved & (_skew(quads) <= profile.corner_skew))
     ok = ok[np.lexsort((-score[ok], crop[ok]))]  # by crop, each crop's best first (the first of equals)
     chosen = ok[np.r_[True, crop[ok][1:] != crop[ok][:-1]]] if len(ok) else ok
     out = best.copy()

@@ -379,9 +379,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     are settled)."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
     plane = Plane(sure)
-
-    def fit(face: FaceReading) -> float:
-        return _plane_fit(face, plane, profile)
+    fit = _fit_to(plane, profile)
 
     looks: list[tuple[int, np.ndarray, float]] = []  # (face, outline to look through, fit margin)
     best: dict[int, tuple[FaceReading, float]] = {}  # face -> the best reading so far and its fit
@@ -425,6 +423,12 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
             for square in _along_the_nearest(others, face.corners, profile.tile_aspect):
                 looks.extend((k, moved, profile.fit_margin) for moved in _moved(square, profile.shift_along, 0.0))
 
+    # a look through a place on another whole face of a tile's shape stays on it (looks move little), and a
+    # look on such a face never takes a place: none
+    whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
+    on = _faces_on([outline for _, outline, _ in looks], whole, profile.same_face_overlap)
+    looks = [look for look, under in zip(looks, on)
+             if not any(f is not faces[look[0]] and fit(f) >= profile.gap_fit for f in under)]
     # a look that is no whole tile is refused, and is not looked at again
     new = read_outlines(pyramid, [outline for _, outline, _ in looks], profile, floor=profile.tile_threshold)
     # a whole tile not yet settled is looked at once more (a look far off takes more looks)
@@ -706,6 +710,18 @@ def _one_look_more(pyramid: Pyramid, face: FaceReading, profile: Profile) -> Fac
     return face
 
 
+def _fit_to(plane: Plane, profile: Profile) -> Callable[[FaceReading], float]:
+    """``_plane_fit`` against ``plane``, worked out once a face (the face is kept with it, so its id stays its own)."""
+    known: dict[int, tuple[FaceReading, float]] = {}
+
+    def fit(face: FaceReading) -> float:
+        if id(face) not in known:
+            known[id(face)] = (face, _plane_fit(face, plane, profile))
+        return known[id(face)][1]
+
+    return fit
+
+
 def _plane_fit(face: FaceReading, plane: Plane, profile: Profile) -> float:
     """How well ``face`` has a tile's shape at its place: its IoU with the outline ``plane`` predicts there (0
     where it predicts none)."""
@@ -924,12 +940,17 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     others where the detector saw a tile, taken surest first. A look the reader is less sure is whole (from
     ``profile.shaped_tile_threshold``) counts as whole where ``assemble`` would keep it: of a tile's shape there
     (``profile.shaped_fit``), its pips read surely."""
-    def fit(face: FaceReading) -> float:
-        return _plane_fit(face, plane, profile)
-
+    fit = _fit_to(plane, profile)
     # with fewer than two faces read surely nothing tells a tile's shape: where the detector saw a tile, a look
     # is judged on its reading alone (read surely), and takes the place of a face read with doubt only
     unjudged = len(plane.sure) < 2
+    # a look through a place on a whole face stays on it (looks move little), so it can only take that face's
+    # place: a place on two whole faces, or on one fitting the plane too well to be replaced, takes no look
+    whole = [f for f in found if f.tile_score >= profile.tile_threshold]
+    # (a look replaces a face it fits better by ``fit_margin``)
+    free = [not on or len(on) == 1 and (unjudged or fit(on[0]) + profile.fit_margin < 1.0)
+            for on in _faces_on(places, whole, profile.same_face_overlap)]
+    places, guesses = [q for q, ok in zip(places, free) if ok], sum(free[:guesses])
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
     looks = [_one_look_more(pyramid, face, profile) for face in looks]  # (a guess far off takes more looks)
     # where the detector saw a tile, the surest look is taken first: the looks around it may take in a neighbour
@@ -961,6 +982,18 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
                 count_pips(found[under[0]], profile).confidence < confidence:
             found[under[0]] = face
     return found
+
+
+def _faces_on(quads: list[np.ndarray], faces: list[FaceReading], overlap: float) -> list[list[FaceReading]]:
+    """For each outline of ``quads``, the ``faces`` it overlaps by more than ``overlap`` (``geo.overlap``)."""
+    corners = np.array([f.corners for f in faces]).reshape(-1, 4, 2)
+    low, high = corners.min(axis=1), corners.max(axis=1)
+    on = []
+    for quad in quads:
+        q = np.asarray(quad)
+        near = np.flatnonzero(np.all((low < q.max(axis=0)) & (high > q.min(axis=0)), axis=1))
+        on.append([faces[k] for k in near if geo.overlap(q, faces[k].corners) > overlap])
+    return on
 
 
 def _moved(outline: np.ndarray, along: float, across: float) -> list[np.ndarray]:

@@ -149,3 +149,25 @@ def test_a_look_less_sure_it_is_whole_is_found_where_step_4_would_keep_it(monkey
         monkeypatch.setattr(vision, "read_outlines", reader(score, heat, quad))
         out = vision._found_at(None, list(TABLE), [HIDDEN[0]], 0, plane, Profile())
         assert (len(out) == len(TABLE) + 1) == found, (score, heat)
+
+
+def test_no_look_goes_through_a_place_where_it_could_neither_be_new_nor_replace_a_face(monkeypatch):
+    # below the table, two tiles side by side and a face read across two tiles (too wide for a tile there): a
+    # place across the pair lies on both, one on a tile of the pair lies on a face fitting the plane as a tile
+    # does (no look could fit better), and neither takes a look; one on the wide face, or on no face, does
+    pair = [read_face(_tile(400, 500), (6, 4)), read_face(_tile(400, 500 + WIDTH), (2, 1))]
+    wide = read_face(geo.quad_of((800, 500), 0.0, LENGTH, 1.6 * WIDTH), (5, 3))
+    across, on_one, on_wide, free = (_tile(400, 500 + WIDTH / 2), _tile(400 + LENGTH / 4, 500),
+                                     _tile(800, 500 - WIDTH / 4), _tile(400, 800))
+    assert geo.overlap(across, pair[0].corners) > Profile().same_face_overlap < geo.overlap(across, pair[1].corners)
+    looked: list = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return [FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    faces = TABLE + pair + [wide]
+    plane = vision.Plane([f.corners for f in TABLE + pair])
+    assert vision._found_at(None, list(faces), [across, on_one, on_wide, free], 2, plane, Profile()) == faces
+    assert [id(q) for q in looked] == [id(on_wide), id(free)]

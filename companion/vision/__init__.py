@@ -669,16 +669,24 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
                      for point in aside}:
             pairs.append((k, split_the_other_way(corners, beside[side]), beside[side]))
     plane = Plane(_judged(faces, profile)[0])
-    looks = read_outlines(pyramid, [q for _, two, _ in pairs for q in two], profile, floor=profile.tile_threshold)
-    looks = [_one_look_more(pyramid, face, profile) for face in looks]
     whole = [j for j, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
+    replacing = [[k] + [j for j in whole if neighbour is not None and j != k and
+                        geo.overlap(faces[j].corners, neighbour) > profile.same_face_overlap]
+                 for k, _, neighbour in pairs]
+    # a look through a place on another whole face stays on it (looks move little), so a pair with one there
+    # replaces nothing: it takes no looks
+    on = _faces_on([q for _, two, _ in pairs for q in two], [faces[j] for j in whole], profile.same_face_overlap)
+    free = [all(any(f is faces[j] for j in replaced) for f in on[2 * n] + on[2 * n + 1])
+            for n, replaced in enumerate(replacing)]
+    pairs, replacing = [p for p, ok in zip(pairs, free) if ok], [r for r, ok in zip(replacing, free) if ok]
+    looks = read_outlines(pyramid, [q for _, two, _ in pairs for q in two], profile,
+                          floor=profile.tile_threshold) if pairs else []
+    looks = [_one_look_more(pyramid, face, profile) for face in looks]
     confidence = {j: count_pips(faces[j], profile).confidence for j in whole}
     best: dict[int, tuple[float, list[FaceReading], list[int]]] = {}
-    for n, (k, _, neighbour) in enumerate(pairs):
+    for n, ((k, _, _), replaced) in enumerate(zip(pairs, replacing)):
         pair = looks[2 * n:2 * n + 2]
         counts = [count_pips(face, profile) for face in pair]
-        replaced = [k] + [j for j in whole if neighbour is not None and j != k and
-                          geo.overlap(faces[j].corners, neighbour) > profile.same_face_overlap]
         elsewhere = {tuple(sorted(count_pips(faces[j], profile).pips)) for j in whole
                      if j not in replaced and confidence[j] >= profile.doubt_below}  # the tiles read surely elsewhere
         score = float(np.mean([c.confidence for c in counts]))

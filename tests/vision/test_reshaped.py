@@ -208,10 +208,19 @@ def test_a_look_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
 
 
 def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
-    monkeypatch.setattr(vision, "read_outlines", _reader())
+    looked: list = []
+    reader = _reader()
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return reader(pyramid, quads, profile)
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
     faces = _faces()
     faces.insert(-1, _sure(MISSED, (4, 5)))
     assert np.allclose(vision._reshaped(None, faces, Profile())[-1].corners, _across_two().corners)
+    # and it takes no look through a place on that tile (of a tile's shape there): the look would stay on it
+    assert not any(geo.overlap(q, MISSED) > Profile().same_face_overlap for q in looked)
 
 
 @pytest.mark.parametrize("profile", [Profile(settled_px=0.5), Profile(fit_margin=0.5)])

@@ -110,6 +110,23 @@ def test_only_both_tiles_read_surely_replace_the_face(monkeypatch):
     assert vision._split_in_two(None, sure_across, {4: []}, Profile()) == sure_across
 
 
+def test_a_pair_with_a_look_on_another_whole_face_takes_no_looks(monkeypatch):
+    # the 4-5's place holds a face of its own, of a tile's shape: a look there would stay on it, and a pair on
+    # another whole face replaces nothing
+    looked: list = []
+    reader = _reader(END_TO_END)
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return reader(pyramid, quads, profile)
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    on_it = TABLE + [ACROSS_THE_ENDS, read_face(_tile(460, 520), (6, 6))]
+    assert vision._split_in_two(None, on_it, {4: []}, Profile()) == on_it and looked == []
+    vision._split_in_two(None, TABLE + [ACROSS_THE_ENDS], {4: []}, Profile())
+    assert len(looked) == 2
+
+
 def test_the_other_face_across_the_same_two_tiles_gives_way_too(monkeypatch):
     other = read_face(_tile(340, 540, np.pi / 2), (6, 5), 0.85)  # the two tiles' right halves
     faces = TABLE + [ACROSS_THE_SIDES, other]

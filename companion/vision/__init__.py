@@ -376,7 +376,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     (``profile.doubt_below``), settled, of a tile's shape (fit at least ``profile.gap_fit``) and on no face kept
     goes to ``beside``: the face's outline may have lain across two tiles, each look taking one (or across the
     halves of two side by side, which read as tiles too, so it is only a place to look at again once the faces
-    are settled)."""
+    are settled). No look goes through an outline on another whole face of a tile's shape (``gap_fit``)."""
     sure, doubtful, unsure_pips = _judged(faces, profile)
     plane = Plane(sure)
     fit = _fit_to(plane, profile)
@@ -655,9 +655,9 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
     may take one look more), sure of their pips and surer on the whole than the faces they replace, two tiles
     of the set read surely nowhere else (nor the very tiles they replace, moved), of a tile's shape there
     (their fit to the plane's prediction at least ``profile.gap_fit``), not on each other, and on no other
-    whole face but the ones they replace. A face across two tiles reads as a tile of its own (their halves
-    there) nearly as surely as they do; the looks beside a true tile take in half of it and the ground or a
-    neighbour beyond, or read across two tiles themselves."""
+    whole face but the ones they replace (a pair whose outlines lie on another takes no looks). A face across
+    two tiles reads as a tile of its own (their halves there) nearly as surely as they do; the looks beside a
+    true tile take in half of it and the ground or a neighbour beyond, or read across two tiles themselves."""
     if not held:
         return faces
     pairs: list[tuple[int, list[np.ndarray], np.ndarray | None]] = []  # face, two outlines, the neighbour's
@@ -947,7 +947,8 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     read surely predict); the first ``guesses`` places are guesses (gaps, the ends of lines), taken in turn, the
     others where the detector saw a tile, taken surest first. A look the reader is less sure is whole (from
     ``profile.shaped_tile_threshold``) counts as whole where ``assemble`` would keep it: of a tile's shape there
-    (``profile.shaped_fit``), its pips read surely."""
+    (``profile.shaped_fit``), its pips read surely. A place on two whole faces, or on one that fits the plane
+    too closely to be replaced, takes no look."""
     fit = _fit_to(plane, profile)
     # with fewer than two faces read surely nothing tells a tile's shape: where the detector saw a tile, a look
     # is judged on its reading alone (read surely), and takes the place of a face read with doubt only

@@ -11,8 +11,9 @@ for synthetic labels, whose corners follow that convention), milliseconds per
 photo for ``scan_photo`` on the file and, beside it, the milliseconds merely to decode the same file
 (``load_photo``); for the 12 MP photos (the speed target's), their median ratio, as read in the run and
 timed again after it, three times each in turn with the decoding, and against OpenCV's bare decoding of
-the same file (``bare_decode``: the least a full decoding takes here). A tenth of the fresh photos
-(``--exif``) are stored turned with an EXIF orientation tag, as phones do. Then the worst photos, with
+the same file (``bare_decode``: the least a full decoding takes here), and the ratio timed again for photos
+of up to 8 whole tiles, 9 to 15 and more (a scan's time grows with its tiles, a decoding's does not). A
+tenth of the fresh photos (``--exif``) are stored turned with an EXIF orientation tag, as phones do. Then the worst photos, with
 what went wrong; ``--out DIR`` writes them annotated (labels in green, misses in red, detections in blue
 with their reading). Last, the machine and the libraries' versions: the figures are theirs (on stop 45's
 machine and libraries, 4 of the 300 fresh photos were read otherwise than on stop 44's).
@@ -388,6 +389,15 @@ def speed_line(timings: list[tuple[float, float]]) -> str:
             f"(medians); scan / decode {np.median(ratios):.2f} (median), {max(ratios):.2f} (worst)")
 
 
+def by_tiles(ratios: list[tuple[dict, float]]) -> str:
+    """The median of each photo's ratio (with its label) among photos of up to 8 whole tiles, 9 to 15 and more."""
+    groups: dict[str, list[float]] = {"up to 8": [], "9 to 15": [], "16 or more": []}
+    for label, ratio in ratios:
+        whole = sum(not t.get("partial") for t in label["tiles"])
+        groups["up to 8" if whole <= 8 else "9 to 15" if whole <= 15 else "16 or more"].append(ratio)
+    return ", ".join(f"{name}: {np.median(rs):.2f} ({len(rs)} photos)" for name, rs in groups.items() if rs)
+
+
 class _Rows(list):
     """Table rows, each printed the moment it is known (a long run never loses what it measured)."""
 
@@ -487,6 +497,8 @@ def main(argv: list[str] | None = None) -> int:
               + speed_line([(scan, decode) for scan, decode, _ in again]))
         print("  the same scans against OpenCV's bare decoding of the file (cv2.imdecode): "
               + speed_line([(scan, bare) for scan, _, bare in again]))
+        print("  timed again, the median ratio by whole tiles in the photo: "
+              + by_tiles([(r.label, scan / decode) for r, (scan, decode, _) in zip(big, again)]))
     print(environment())
     print(f"(total {time.perf_counter() - t0:.0f} s)")
     worst = sorted((r for r in everything if r.badness > 0), key=lambda r: -r.badness)[: args.worst]

@@ -13,10 +13,11 @@ photo for ``scan_photo`` on the file and, beside it, the milliseconds merely to 
 timed again after it, three times each in turn with the decoding, and against OpenCV's bare decoding of
 the same file (``bare_decode``: the least a full decoding takes here), and the ratio timed again for photos
 of up to 8 whole tiles, 9 to 15 and more (a scan's time grows with its tiles, a decoding's does not). A
-tenth of the fresh photos (``--exif``) are stored turned with an EXIF orientation tag, as phones do. Then the worst photos, with
-what went wrong; ``--out DIR`` writes them annotated (labels in green, misses in red, detections in blue
-with their reading). Last, the machine and the libraries' versions: the figures are theirs (on stop 45's
-machine and libraries, 4 of the 300 fresh photos were read otherwise than on stop 44's).
+tenth of the fresh photos (``--exif``) are stored turned with an EXIF orientation tag, as phones do. Then
+the worst photos, with what went wrong; ``--out DIR`` writes them annotated (labels in green, misses in
+red, detections in blue with their reading). Last, the machine and the libraries' versions: the figures
+are theirs (on stop 45's machine and libraries, 4 of the 300 fresh photos were read otherwise than on stop
+44's).
 
 Matching: a detection matches a labelled tile when its centre lies inside the labelled face (or, for a
 real label with only a centre, within half a tile width of it); each labelled tile takes one detection.

@@ -84,7 +84,7 @@ class Profile:
     # a face read the 1,450 photos of seeds 50000+, 90000+, 92000+ and 93000+ alike, for 7% more reader crops)
     sure_square_on_px: float = 5.0
     # looks at a face in all: the first through the detector's guess, then through corners while they move (5 rather
-    # than 3: a face close to the camera or far off takes more to settle; 11 photos put right and 4 put wrong of 2,450)
+    # than 3: a face close to the camera or far off takes more to settle; 9 photos put right and 3 put wrong of 2,450)
     max_looks: int = 5
     second_look_floor: float = 0.02  # a first look this unsure of a whole tile is not looked at again
     read_min_length: float = 72.0  # a face shorter than this (pixels) is read from a finer decoding if there is one

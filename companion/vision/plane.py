@@ -231,9 +231,15 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
     centres = np.array([geo.centre_of(q) for q in quads]).reshape(-1, 2)
     reach = np.array([np.linalg.norm(s[:, 0]) for s in sides])  # a face's length: what it can touch
 
+    # how far each face's corners lie from its centre: two outlines that share area lie within the sum
+    corner_reach = np.array([np.linalg.norm(np.asarray(q, np.float64) - c, axis=1).max()
+                             for q, c in zip(quads, centres)]).reshape(-1)
+
     def against(region: np.ndarray, skip: int, least: float) -> list[int]:
         """The faces sharing more than ``least`` of area with ``region``."""
-        near = np.linalg.norm(centres - region.mean(axis=0), axis=1) < reach[skip] + reach
+        middle = region.mean(axis=0)
+        apart = np.linalg.norm(centres - middle, axis=1)
+        near = (apart < reach[skip] + reach) & (apart <= np.linalg.norm(region - middle, axis=1).max() + corner_reach)
         return [j for j in np.flatnonzero(near) if j != skip and cv2.intersectConvexConvex(
             region.astype(np.float32), np.asarray(quads[j], np.float32))[0] > least]
 
@@ -249,13 +255,36 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
             cv2.pointPolygonTest(np.asarray(p, np.float32), (float(centre[0]), float(centre[1])), False) > 0
             or geo.overlap(place, p) > free for p in [*(others[j] for j in np.flatnonzero(near)), *out])
 
+    # which faces lie side by side with which (``side_by_side`` for every pair at once)
+    lines = Lines(quads)
+    angles = np.array([geo.frame_of(q)[1] for q in quads])
+    turns = np.abs((angles[:, None] - angles[None, :] + np.pi / 2) % np.pi - np.pi / 2)
+    with np.errstate(invalid="ignore"):  # (nan for a degenerate face: beside none)
+        beside = (turns <= turn_limit) & (lines.along < touch) & (np.abs(lines.across - 1) < touch * aspect)
+
+    # the strip at each end of each face (half ``touch`` of its length) and the faces near enough to share area
+    # with it, for every face at once (as ``against`` finds them one by one)
+    quad_array = np.array([np.asarray(q, np.float64) for q in quads]).reshape(-1, 4, 2)
+    lengths = np.array([s[:, 0] for s in sides]).reshape(-1, 2)
+    strips = {}
+    for step, far in ((1, np.array([0, 0, 1, 1])), (-1, np.array([-1, -1, 0, 0]))):
+        regions = quad_array - far[::-1][None, :, None] * lengths[:, None, :] * touch / 2
+        middles = regions.mean(axis=1)
+        apart = np.linalg.norm(middles[:, None, :] - centres[None, :, :], axis=2)
+        radii = np.linalg.norm(regions - middles[:, None, :], axis=2).max(axis=1)
+        near = (apart < reach[:, None] + reach[None, :]) & (apart <= radii[:, None] + corner_reach[None, :])
+        np.fill_diagonal(near, False)
+        strips[step] = regions.astype(np.float32), near
+
     out: list[np.ndarray] = []
     for i in range(len(quads)):
         q = np.asarray(quads[i], np.float64)
         length = sides[i][:, 0]
         least = abs(np.linalg.det(sides[i])) * touch / 10
-        for step, far in ((1, np.array([0, 0, 1, 1])), (-1, np.array([-1, -1, 0, 0]))):
-            if not against(q - np.outer(far[::-1], length) * touch / 2, i, least):
+        for step in (1, -1):
+            regions, near = strips[step]
+            if not any(cv2.intersectConvexConvex(regions[i], np.asarray(quads[j], np.float32))[0] > least
+                       for j in np.flatnonzero(near[i])):
                 continue  # no line leads here
             place = q + step * length
             if plane is not None:
@@ -270,8 +299,8 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
             out.extend(geo.clockwise(p) for p in found)
         # a row of tiles side by side (a hand laid out, a stack in a crowd) goes on past a tile not found too
         width = sides[i][:, 1]
-        for j in np.flatnonzero(np.linalg.norm(centres - centres[i], axis=1) < 2 * reach[i]):
-            if j == i or not side_by_side(q, quads[j], touch, turn_limit, aspect):
+        for j in np.flatnonzero((np.linalg.norm(centres - centres[i], axis=1) < 2 * reach[i]) & beside[i]):
+            if j == i:
                 continue
             step = -1.0 if (centres[j] - centres[i]) @ width > 0 else 1.0  # away from the face beside it
             place = q + step * width

@@ -1276,33 +1276,36 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
         plane is too steep (the prediction cannot tell a mark or a patch across two tiles from a tile)."""
         bound = ceiling - 1 if larger else 1 - floor
         out = np.ones(len(kept))
-        for i in np.flatnonzero(keep):
-            rest = keep.copy()
-            rest[i] = False
-            if not larger:  # marks cluster (the digits of a score card) and bend the plane: fit it without them
-                rest = _without_marks(places, sizes, rest, floor)
-            plane, *_ = np.linalg.lstsq(places[rest], sizes[rest], rcond=None)
-            expected = float(places[i] @ plane)
-            residual = sizes[rest] - places[rest] @ plane
-            # (a share of a size is 2/3 of that share in cube roots)
-            sigma = max(float(np.sqrt(residual @ residual / max(int(rest.sum()) - 3, 1))),
-                        profile.size_noise * 2 / 3 * float(sizes[rest].mean()))
-            spread = np.linalg.pinv(places[rest].T @ places[rest])
-            leverage = float(places[i] @ spread @ places[i])
-            if not larger:  # nor may one face drop a tile (a crosswise double alone can fix the slope across a
-                # line of play): the lowest prediction without any one of them (Sherman-Morrison), none (-inf)
-                # without one that alone fixes a direction
-                own = np.einsum("ij,jk,ik->i", places[rest], spread, places[rest])
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    without = expected - (places[rest] @ spread @ places[i]) * residual / (1 - own)
-                expected = min(expected, float(np.where(1 - own > 1e-9, without, -np.inf).min()))
-            margin = 2 * sigma * np.sqrt(leverage)
-            steepness = float(np.hypot(*plane[:2])) * photo_side / float(sizes[rest].min())
-            if expected <= 0 or margin > bound * expected or steepness > profile.size_steepest:
-                if not larger:  # no sure plane: a mark is still smaller than every tile by the floor
-                    out[i] = sizes[i] / sizes[rest].min()
-                continue
-            out[i] = sizes[i] / (expected + margin if larger else expected - margin)
+        judged = np.flatnonzero(keep)
+        rests = np.repeat(keep[None, :], len(judged), axis=0)
+        rests[np.arange(len(judged)), judged] = False
+        if not larger:  # marks cluster (the digits of a score card) and bend the plane: fit it without them
+            rests = _without_marks(places, sizes, rests, floor)
+        planes, spreads = _least_squares_each(places, sizes, rests)  # each judged face's plane, without it
+        own_place, weights, counts = places[judged], rests.astype(np.float64), rests.sum(axis=1)
+        residual = sizes[None, :] - planes @ places.T  # (counted only within each row's rest)
+        # (a share of a size is 2/3 of that share in cube roots)
+        sigma = np.maximum(np.sqrt(np.einsum("kn,kn->k", weights, residual ** 2) / np.maximum(counts - 3, 1)),
+                           profile.size_noise * 2 / 3 * (weights @ sizes) / counts)
+        expected = np.einsum("ki,ki->k", own_place, planes)
+        leverage = np.einsum("ki,kij,kj->k", own_place, spreads, own_place)
+        if not larger:  # nor may one face drop a tile (a crosswise double alone can fix the slope across a
+            # line of play): the lowest prediction without any one of them (Sherman-Morrison), none (-inf)
+            # without one that alone fixes a direction
+            own = np.einsum("ni,kij,nj->kn", places, spreads, places)
+            towards = np.einsum("ni,kij,kj->kn", places, spreads, own_place)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                without = expected[:, None] - towards * residual / (1 - own)
+            without = np.where(rests, np.where(1 - own > 1e-9, without, -np.inf), np.inf)
+            expected = np.fmin(expected, without.min(axis=1))
+        margin = 2 * sigma * np.sqrt(leverage)
+        smallest = np.where(rests, sizes, np.inf).min(axis=1)
+        steepness = np.hypot(planes[:, 0], planes[:, 1]) * photo_side / smallest
+        unsure = (expected <= 0) | (margin > bound * expected) | (steepness > profile.size_steepest)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ratio = sizes[judged] / (expected + margin if larger else expected - margin)
+        # where unsure: not judged, but a mark is still smaller than every tile by the floor
+        out[judged] = np.where(unsure, 1.0 if larger else sizes[judged] / smallest, ratio)
         return out
 
     while keep.sum() > profile.size_fit_min:
@@ -1342,18 +1345,41 @@ def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> li
             or float(np.hypot(*(colours - np.asarray(f.colour[1:])).T).min()) <= profile.colour_far]
 
 
-def _without_marks(places: np.ndarray, sizes: np.ndarray, use: np.ndarray, floor: float) -> np.ndarray:
-    """``use`` without the faces smaller than ``floor`` of the plane through the others: fitted first to the
-    larger half (marks are small, and a cluster of them fits a plane of its own), then to every face not
-    below ``floor`` of it, until that settles (at least three faces are kept: a plane needs them)."""
-    fit = use & (sizes >= np.median(sizes[use]))
+def _without_marks(places: np.ndarray, sizes: np.ndarray, uses: np.ndarray, floor: float) -> np.ndarray:
+    """Each row of ``uses`` (a mask of the faces) without the faces smaller than ``floor`` of the plane through the
+    others: fitted first to the larger half (marks are small, and a cluster of them fits a plane of its own),
+    then to every face not below ``floor`` of it, until that settles (at least three faces are kept: a plane
+    needs them). All rows at once: a photo asks this once for each face left out."""
+    fits = uses & (sizes >= np.nanmedian(np.where(uses, sizes, np.nan), axis=1)[:, None])
+    todo = np.arange(len(uses))
     for _ in range(len(sizes)):
-        plane, *_ = np.linalg.lstsq(places[fit], sizes[fit], rcond=None)
-        trimmed = use & (sizes >= floor * (places @ plane))
-        if trimmed.sum() < 3 or np.array_equal(trimmed, fit):
+        if not len(todo):
             break
-        fit = trimmed
-    return fit
+        planes, _ = _least_squares_each(places, sizes, fits[todo])
+        trimmed = uses[todo] & (sizes >= floor * (planes @ places.T))
+        settled = (trimmed.sum(axis=1) < 3) | np.all(trimmed == fits[todo], axis=1)
+        fits[todo[~settled]] = trimmed[~settled]
+        todo = todo[~settled]
+    return fits
+
+
+def _least_squares_each(x: np.ndarray, y: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of ``masks``, the least-squares ``b`` of ``x[mask] @ b = y[mask]`` and the pseudo-inverse of
+    ``x[mask].T @ x[mask]``: (k, d) and (k, d, d). A photo's size plane is fitted hundreds of times, each without
+    another face: all at once by their normal equations, but by SVD where those are nearly singular (faces
+    nearly in one line)."""
+    weights = masks.astype(np.float64)
+    grams = np.einsum("kn,ni,nj->kij", weights, x, x)
+    # (the determinant against the diagonal's product: 1 for orthogonal columns, 0 for dependent ones)
+    poor = ~(np.linalg.det(grams) > 1e-10 * np.prod(np.diagonal(grams, axis1=1, axis2=2), axis=1))
+    if not poor.any():
+        spreads = np.linalg.inv(grams)
+        return np.einsum("kij,kj->ki", spreads, weights @ (x * y[:, None])), spreads
+    spreads = np.linalg.pinv(grams)
+    solutions = np.einsum("kij,kj->ki", spreads, weights @ (x * y[:, None]))
+    for k in np.flatnonzero(poor):
+        solutions[k] = np.linalg.lstsq(x[masks[k]], y[masks[k]], rcond=None)[0]
+    return solutions, spreads
 
 
 def _reading_order(face: FaceReading, row: float) -> tuple[int, float]:

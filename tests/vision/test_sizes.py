@@ -164,3 +164,19 @@ def test_the_logo_tile_read_as_surely_as_no_card_is_never_too_large():
     assert len(sure.tiles) == 12 and (0, 0) in {t.pips for t in sure.tiles}
     unsure = assemble(Faces(faces + [logo(0.9)], 1400, 1000), Profile())
     assert (0, 0) not in {t.pips for t in unsure.tiles}
+
+
+def test_each_faces_plane_is_fitted_as_least_squares_would_even_with_the_faces_in_one_line():
+    from companion.vision import _least_squares_each
+    rng = np.random.default_rng(3)
+    spread_out = np.column_stack([rng.uniform(0, 4000, 10), rng.uniform(0, 3000, 10), np.ones(10)])
+    in_a_line = np.column_stack([np.arange(10) * 300.0, np.arange(10) * 150.0 + 40, np.ones(10)])  # rank 2
+    sizes = rng.uniform(6, 9, 10)
+    for places in (spread_out, in_a_line):
+        masks = np.ones((10, 10), bool)
+        masks[np.arange(10), np.arange(10)] = False  # each face left out in turn
+        planes, spreads = _least_squares_each(places, sizes, masks)
+        for mask, plane, spread in zip(masks, planes, spreads):
+            expected = np.linalg.lstsq(places[mask], sizes[mask], rcond=None)[0]
+            assert np.allclose(places[mask] @ plane, places[mask] @ expected)
+            assert np.allclose(spread, np.linalg.pinv(places[mask].T @ places[mask]), rtol=1e-6, atol=1e-12)

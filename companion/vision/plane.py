@@ -178,31 +178,31 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
     out: list[tuple[float, np.ndarray]] = []  # (how far apart the pair lies, a place between)
     sides = [_sides(q) for q in quads]
     centres = [geo.centre_of(q) for q in quads]
-    for i in range(len(quads)):
-        for j in range(i + 1, len(quads)):
-            a, b = sides[i], sides[j].copy()
-            if a[:, 0] @ b[:, 0] < 0:  # the same way round
-                b = -b
-            cos = a[:, 0] @ b[:, 0] / max(np.linalg.norm(a[:, 0]) * np.linalg.norm(b[:, 0]), 1e-9)
-            if cos < np.cos(turn_limit):
-                continue
-            mean = (a + b) / 2
-            in_frame = _in_frame(mean, centres[j] - centres[i])  # in tile lengths and widths
-            if in_frame is None:
-                continue
-            along, across = abs(in_frame[0]), abs(in_frame[1])
-            if across < slack * along and abs(along - 1 - 1 / aspect) < slack / 2:  # a double crosswise between
-                length, width = mean[:, 1] * aspect, mean[:, 0] / aspect
-                out.append((along, _outline((centres[i] + centres[j]) / 2, length, width)))
-                continue
-            row = along if across < slack else across if along < slack else 0.0  # end to end, side by side
-            count = round(row) - 1
-            if not 1 <= count <= most or abs(row - round(row)) > slack:
-                continue
-            for k in range(1, count + 1):
-                t = k / (count + 1)
-                shape = (1 - t) * a + t * b
-                out.append((row, _outline(centres[i] + t * (centres[j] - centres[i]), shape[:, 0], shape[:, 1])))
+    for i, j in _maybe_in_a_row(np.array(sides).reshape(-1, 2, 2), np.array(centres).reshape(-1, 2), most, slack,
+                                turn_limit, aspect):
+        a, b = sides[i], sides[j].copy()
+        if a[:, 0] @ b[:, 0] < 0:  # the same way round
+            b = -b
+        cos = a[:, 0] @ b[:, 0] / max(np.linalg.norm(a[:, 0]) * np.linalg.norm(b[:, 0]), 1e-9)
+        if cos < np.cos(turn_limit):
+            continue
+        mean = (a + b) / 2
+        in_frame = _in_frame(mean, centres[j] - centres[i])  # in tile lengths and widths
+        if in_frame is None:
+            continue
+        along, across = abs(in_frame[0]), abs(in_frame[1])
+        if across < slack * along and abs(along - 1 - 1 / aspect) < slack / 2:  # a double crosswise between
+            length, width = mean[:, 1] * aspect, mean[:, 0] / aspect
+            out.append((along, _outline((centres[i] + centres[j]) / 2, length, width)))
+            continue
+        row = along if across < slack else across if along < slack else 0.0  # end to end, side by side
+        count = round(row) - 1
+        if not 1 <= count <= most or abs(row - round(row)) > slack:
+            continue
+        for k in range(1, count + 1):
+            t = k / (count + 1)
+            shape = (1 - t) * a + t * b
+            out.append((row, _outline(centres[i] + t * (centres[j] - centres[i]), shape[:, 0], shape[:, 1])))
     free: list[np.ndarray] = []
     for _, q in sorted(out, key=lambda place: place[0]):  # where two places meet, the nearer pair's
         centre = geo.centre_of(q)
@@ -210,6 +210,28 @@ def gaps(quads: list[np.ndarray], most: int, slack: float, turn_limit: float, as
                    for p in list(quads) + free):
             free.append(geo.clockwise(q))
     return free
+
+
+def _maybe_in_a_row(sides: np.ndarray, centres: np.ndarray, most: int, slack: float, turn_limit: float,
+                    aspect: float) -> list[tuple[int, int]]:
+    """The pairs (i < j) of faces (``sides``, ``centres``) that ``gaps`` may find in a row, judged for all pairs
+    at once and a little loosely (``gaps`` judges each of them exactly): most pairs are far from any row."""
+    loose = 1e-6
+    axes = sides[:, :, 0]
+    dot = axes @ axes.T
+    norms = np.linalg.norm(axes, axis=1)
+    aligned = np.abs(dot) >= (np.cos(turn_limit) - loose) * np.maximum(np.outer(norms, norms), 1e-9)
+    mean = (sides[:, None] + np.where(dot < 0, -1.0, 1.0)[:, :, None, None] * sides[None, :]) / 2  # [i, j]
+    (a, b), (c, d) = np.moveaxis(mean, (2, 3), (0, 1))
+    x, y = np.moveaxis(centres[None, :, :] - centres[:, None, :], -1, 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        det = a * d - b * c
+        along, across = np.abs((d * x - b * y) / det), np.abs((a * y - c * x) / det)
+    crosswise = (across < slack * along + loose) & (np.abs(along - 1 - 1 / aspect) < slack / 2 + loose)
+    rows = [(across < slack + loose) & (along > 1.5 - slack - loose) & (along < most + 1.5 + slack + loose),
+            (along < slack + loose) & (across > 1.5 - slack - loose) & (across < most + 1.5 + slack + loose)]
+    maybe = aligned & (np.abs(det) >= 1e-6 * (1 - loose)) & (crosswise | rows[0] | rows[1])
+    return [(i, j) for i, j in zip(*np.nonzero(np.triu(maybe, 1)))]
 
 
 def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndarray] = (),

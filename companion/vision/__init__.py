@@ -1223,12 +1223,16 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile:
     more than ``profile.settled_px``; and the outlines of tiles cut off by the border."""
     kept: list[tuple[FaceReading, Count]] = []
     cut: list[np.ndarray] = []
-    for face in sorted(faces, key=lambda f: -f.tile_score):
+    faces = sorted(faces, key=lambda f: -f.tile_score)
+    boxes = np.array([f.corners for f in faces]).reshape(-1, 4, 2)
+    low, high = boxes.min(axis=1), boxes.max(axis=1)
+    taken = np.zeros(len(faces), bool)  # kept or cut: only their boxes need be looked at (overlaps are few)
+    for n, face in enumerate(faces):
         if face.tile_score < profile.tile_threshold and id(face) not in shaped:
             continue
         corners = face.corners
-        if any(geo.overlap(corners, k.corners) > profile.same_face_overlap for k, _ in kept) or \
-                any(geo.overlap(corners, c) > profile.same_face_overlap for c in cut):
+        near = np.flatnonzero(taken & np.all(low < high[n], axis=1) & np.all(high > low[n], axis=1))
+        if any(geo.overlap(corners, faces[m].corners) > profile.same_face_overlap for m in near):
             continue  # the same face found twice
         count = count_pips(face, profile)
         logo, marks = profile.logo and face.logo_score >= profile.logo_threshold, _marks(face, profile)
@@ -1239,10 +1243,12 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile:
             continue  # little on it shows it is a tile: a plank with a knot reads 1-0 (and rarely has its shape)
         if _cut_off(corners, photo_w, photo_h, profile):
             cut.append(corners)
+            taken[n] = True
             continue
         if face.moved > profile.settled_px and min(count.confidence, face.tile_score) < profile.doubt_below:
             continue  # read with doubt and its outline never settled: no tile's edges (a plank, a card)
         kept.append((face, count))
+        taken[n] = True
     return kept, cut
 
 

@@ -356,11 +356,12 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     there, if its own is far from it (overlapping it less than ``profile.shape_overlap``: the reader took a
     corner or an end from a neighbouring tile); a whole face whose pips are in doubt, or whose corners still
     moved more than ``profile.settled_px`` in its last look, also through that outline moved along the tile
-    and across it (the reader took an outline across two tiles) and turned
-    across the face and so moved along (it took half a tile for a whole one), and where its own outline is
-    far from that outline, through the outline along the nearest sure face's axis and across it, there and
-    moved along (an outline askew across two tiles tells no axis; tiles lie along or across their
-    neighbours). A new look replaces the face if
+    and across it (the reader took an outline across two tiles) and turned across the face and so moved along
+    (it took half a tile for a whole one), and where its own outline is far from that outline, through the
+    outline along the nearest sure face's axis and across it, there and moved along (an outline askew across
+    two tiles tells no axis; tiles lie along or across their neighbours); but none of these where the look
+    through the outline itself took the face's place and was read surely (``profile.doubt_below``): those
+    looks are taken after it, only where needed. A new look replaces the face if
     it is a whole tile, surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
     (intersection over union; a moved or turned look by ``profile.fit_margin``). In a set with a logo, a whole
@@ -429,43 +430,54 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     on = _faces_on([outline for _, outline, _ in looks], whole, profile.same_face_overlap)
     looks = [look for look, under in zip(looks, on)
              if not any(f is not faces[look[0]] and fit(f) >= profile.gap_fit for f in under)]
-    # a look that is no whole tile is refused, and is not looked at again
-    new = read_outlines(pyramid, [outline for _, outline, _ in looks], profile, floor=profile.tile_threshold)
-    # a whole tile not yet settled is looked at once more (a look far off takes more looks)
-    again = [n for n, face in enumerate(new) if looks[n][0] not in logos and
-             face.tile_score >= profile.tile_threshold and face.moved > profile.settled_px]
-    for n, face in zip(again, read_outlines(pyramid, [new[n].corners for n in again], profile,
-                                            floor=profile.tile_threshold)):
-        new[n] = face
     parts: dict[int, list[int]] = {}  # face -> the faces its best look takes in (the rest of its tile, read apart)
     aside: dict[int, list[FaceReading]] = {}  # face -> its moved or turned looks read surely, of a tile's shape
-    for (k, _, margin), face in zip(looks, new):
-        held, held_fit = best[k]
-        if k in logos:  # sure of its reading already: the look must still see the logo
-            face = _one_look_more(pyramid, face, profile)
-            if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
-                    face.logo_score < profile.logo_threshold:
+
+    def weigh(chosen: list[tuple[int, np.ndarray, float]]) -> None:  # (looks read together, in a batch)
+        if not chosen:
+            return
+        # a look that is no whole tile is refused, and is not looked at again
+        new = read_outlines(pyramid, [outline for _, outline, _ in chosen], profile, floor=profile.tile_threshold)
+        # a whole tile not yet settled is looked at once more (a look far off takes more looks)
+        again = [n for n, face in enumerate(new) if chosen[n][0] not in logos and
+                 face.tile_score >= profile.tile_threshold and face.moved > profile.settled_px]
+        for n, face in zip(again, read_outlines(pyramid, [new[n].corners for n in again], profile,
+                                                floor=profile.tile_threshold)):
+            new[n] = face
+        for (k, _, margin), face in zip(chosen, new):
+            held, held_fit = best[k]
+            if k in logos:  # sure of its reading already: the look must still see the logo
+                face = _one_look_more(pyramid, face, profile)
+                if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
+                        face.logo_score < profile.logo_threshold:
+                    continue
+                face_fit = _plane_fit(face, logos[k], profile)
+            elif face.tile_score < profile.tile_threshold or face.moved > profile.settled_px:
                 continue
-            face_fit = _plane_fit(face, logos[k], profile)
-        elif face.tile_score < profile.tile_threshold or face.moved > profile.settled_px:
-            continue
-        else:
-            confidence, face_fit = count_pips(face, profile).confidence, fit(face)
-            if margin and confidence >= profile.doubt_below and face_fit >= profile.gap_fit:
-                aside.setdefault(k, []).append(face)
-            if confidence <= count_pips(held, profile).confidence:
+            else:
+                confidence, face_fit = count_pips(face, profile).confidence, fit(face)
+                if margin and confidence >= profile.doubt_below and face_fit >= profile.gap_fit:
+                    aside.setdefault(k, []).append(face)
+                if confidence <= count_pips(held, profile).confidence:
+                    continue
+            if face_fit <= held_fit + margin:
                 continue
-        if face_fit <= held_fit + margin:
-            continue
-        # a face of no tile's shape within a look read surely, and fitting far worse, is part of that tile read
-        # apart (its other half, or the logo's emblem alone): the look may lie on it, and takes its place too
-        within = [] if count_pips(face, profile).confidence < profile.doubt_below \
-            else [j for j, other in enumerate(faces) if j != k and other.tile_score >= profile.tile_threshold and
-                  geo.inside(other.corners, face.corners) > 1 - profile.same_face_overlap and
-                  fit(other) < min(profile.gap_fit, face_fit - profile.fit_margin)]
-        if not _on_another(face, k, faces, profile, besides=within):
-            best[k] = (face, face_fit)
-            parts[k] = within
+            # a face of no tile's shape within a look read surely, and fitting far worse, is part of that tile read
+            # apart (its other half, or the logo's emblem alone): the look may lie on it, and takes its place too
+            within = [] if count_pips(face, profile).confidence < profile.doubt_below \
+                else [j for j, other in enumerate(faces) if j != k and other.tile_score >= profile.tile_threshold and
+                      geo.inside(other.corners, face.corners) > 1 - profile.same_face_overlap and
+                      fit(other) < min(profile.gap_fit, face_fit - profile.fit_margin)]
+            if not _on_another(face, k, faces, profile, besides=within):
+                best[k] = (face, face_fit)
+                parts[k] = within
+
+    # a look through the prediction itself that took a face's place, read surely, leaves its moved and turned
+    # looks nothing to find: those are looked through only where none did
+    through = {k for k, _, margin in looks if not margin and k not in logos}
+    weigh([look for look in looks if look[0] not in through or not look[2]])
+    weigh([(k, outline, margin) for k, outline, margin in looks if k in through and margin and
+           (best[k][0] is faces[k] or count_pips(best[k][0], profile).confidence < profile.doubt_below)])
     _reshaped_again(pyramid, faces, best, {k: within for k, within in parts.items() if k not in logos}, plane, profile)
     faces = list(faces)
     for k, (face, _) in best.items():

@@ -1350,10 +1350,11 @@ def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> li
     face read surely (``colour_far``, ``colour_sure_min``; the nearest counts, as sun and the shade of leaves
     tint tiles apart). Only the colour (a*, b*) is compared, not its lightness, which sun and shade change far
     more. A face read as the logo tile is judged so however surely it is read: a score card with a round print
-    reads as the logo as surely as the tile does, and only its colour tells it apart."""
+    reads as the logo as surely as the tile does, and only its colour tells it apart. So is a face that shows at
+    most one mark (a square of a checked cloth with a speck reads as a 1-0 as surely as a tile does)."""
     def sure(face: FaceReading, count: Count) -> bool:
         return min(count.confidence, face.tile_score) >= profile.doubt_below and \
-            not (profile.logo and face.logo_score >= profile.logo_threshold)
+            not (profile.logo and face.logo_score >= profile.logo_threshold) and _marks(face, profile) > 1
 
     colours = [f.colour[1:] for f, c in kept if sure(f, c) and f.colour is not None]
     if len(colours) < profile.colour_sure_min:

@@ -74,7 +74,14 @@ def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
     # one face read surely tells the set's colour; fewer than colour_sure_min tell none
     assert len(assemble(Faces(sure[:1] + [card], 1400, 600), Profile()).tiles) == 1
     assert len(assemble(Faces(sure[:1] + [card], 1400, 600), Profile(colour_sure_min=2)).tiles) == 2
-    assert len(assemble(Faces(sure + [card], 1400, 600), Profile(logo=False)).tiles) == 4  # a plain 0-0, read surely
+    # so is a face that shows at most one mark, which tells little else (a set without a logo: a plain 0-0, read
+    # surely; a square of a checked cloth with a speck, read as a 1-0): it stays where it has the set's colour
+    assert len(assemble(Faces(sure + [card], 1400, 600), Profile(logo=False)).tiles) == 3
+    assert len(assemble(Faces(sure + [logo], 1400, 600), Profile(logo=False)).tiles) == 4
+    cloth = (48.0, 52.0, 30.0)
+    for colour, kept in ((cloth, 3), (pine, 4)):
+        speck = replace(_face(900, (1, 0), 0.99), colour=colour)
+        assert len(assemble(Faces(sure + [speck], 1400, 600), Profile()).tiles) == kept
 
 
 def test_a_face_the_reader_is_unsure_is_whole_is_a_tile_where_it_has_a_tiles_shape_and_sure_pips():

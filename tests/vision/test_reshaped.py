@@ -214,15 +214,20 @@ def test_a_look_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
     assert any(np.allclose(quad, MISSED) for quads in calls for quad in quads)  # the look through what it found
 
 
-def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
-    looked: list = []
+def _recording(looked: list):
+    """``_reader()``, each outline it is given going to ``looked``."""
     reader = _reader()
 
     def read_outlines(pyramid, quads, profile, floor=None):
         looked.extend(quads)
         return reader(pyramid, quads, profile)
 
-    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    return read_outlines
+
+
+def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
+    looked: list = []
+    monkeypatch.setattr(vision, "read_outlines", _recording(looked))
     faces = _faces()
     faces.insert(-1, _sure(MISSED, (4, 5)))
     assert np.allclose(vision._reshaped(None, faces, Profile())[-1].corners, _across_two().corners)
@@ -698,13 +703,7 @@ def test_a_look_through_the_prediction_read_surely_takes_no_moved_looks(monkeypa
     # the 4-5 read short at one end, its pips in doubt: the look through the outline the plane predicts finds it
     # surely, and the looks moved along and across it, and turned, are not taken
     looked: list = []
-    reader = _reader()
-
-    def read_outlines(pyramid, quads, profile, floor=None):
-        looked.extend(quads)
-        return reader(pyramid, quads, profile)
-
-    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    monkeypatch.setattr(vision, "read_outlines", _recording(looked))
     short = MISSED.copy()
     short[2:, 0] -= 30
     doubtful = FaceReading(short, 0.99, (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(5)), 0.0, 1.0)

@@ -14,6 +14,7 @@ Raises ``ProfileError`` (``ValueError``) for an unknown field or a value of the 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 
 
 class ProfileError(ValueError):
@@ -272,3 +273,10 @@ class Profile:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+    @cached_property
+    def _hash(self) -> int:
+        return hash(tuple(getattr(self, f.name) for f in fields(self)))
+
+    def __hash__(self) -> int:  # (the pip counts are cached by profile, hundreds of times a scan: hashed once)
+        return self._hash

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -42,8 +43,7 @@ READ_BATCH = 8
 PAIRED_MOST = 7  # a half's pips paired one by one as mirror images, at most (the pairings grow as n!!)
 
 
-@dataclass(frozen=True)
-class Peak:
+class Peak(NamedTuple):
     """A local peak of the pip heat on a face: its heat and its distance from the middle line (tile widths)."""
 
     heat: float

@@ -66,3 +66,6 @@ def test_a_count_is_of_the_face_and_profile_asked():
     assert count_pips(logo, Profile()).pips == (0, 0)  # the logo's marks are no pips
     assert count_pips(logo, Profile(logo=False)).pips == (2, 0)
     assert count_pips(plain, Profile(pip_threshold=0.99)).pips == (0, 0)
+    # (a profile's hash is worked out once; equal profiles hash alike, as the cache needs)
+    assert hash(Profile(logo=False)) == hash(Profile(logo=False)) != hash(Profile())
+    assert {Profile(pip_threshold=0.99): "key"}[Profile(pip_threshold=0.99)] == "key"

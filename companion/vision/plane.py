@@ -125,6 +125,8 @@ def _mapped(homography: np.ndarray, x: float, y: float) -> tuple[float, float]:
     """The point (x, y) mapped by a 3x3 homography, in plain floats."""
     (h00, h01, h02), (h10, h11, h12), (h20, h21, h22) = homography.tolist()
     w = x * h20 + y * h21 + h22
+    if w == 0.0:  # on the horizon: infinitely far, as numpy would have it (and a scan goes on)
+        return math.inf, math.inf
     return (x * h00 + y * h01 + h02) / w, (x * h10 + y * h11 + h12) / w
 
 

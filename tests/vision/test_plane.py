@@ -199,3 +199,10 @@ def test_tiles_end_to_end_apart_or_turned_are_not_side_by_side():
                   geo.quad_of((360, 380), 0.0, 160, 80),  # beside it, but off by more than a third of a length
                   geo.quad_of((300, 380), np.radians(30), 160, 80)):  # turned
         assert not side_by_side(tile, other, 0.15, np.radians(15))
+
+
+def test_a_point_on_the_horizon_maps_infinitely_far_rather_than_failing():
+    from companion.vision.plane import _mapped
+    level = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.01, -1.0]])  # the horizon is the line y = 100
+    assert _mapped(level, 30.0, 100.0) == (np.inf, np.inf)
+    assert np.allclose(_mapped(level, 30.0, 200.0), (30.0, 200.0))

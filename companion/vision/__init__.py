@@ -368,8 +368,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     face read as the logo tile, surely or with doubt, is looked at the same way (through the prediction, moved
     and not, and along the nearest sure face's axis and across it, moved either way along) where its outline
     fits what the other sure faces predict less than ``profile.gap_fit`` (the reader often takes the round
-    emblem on one half for the face, and the emblem tells no axis); a new look must still be the logo, and may
-    take one look more to settle, as may any look that is a whole tile. A new look read surely may lie on whole
+    emblem on one half for the face, and the emblem tells no axis); a new look must still be the logo (or, for a
+    face read as the logo less surely than ``profile.logo_sure``, a tile read surely and of a tile's shape there:
+    the outline lay across the emblem and the next tile), and may take one look more to settle, as may any look
+    that is a whole tile. A new look read surely may lie on whole
     faces mostly within it that have no tile's shape (fit below ``profile.gap_fit``) and fit worse than it by
     ``profile.fit_margin`` (the rest of its tile read apart: the other half, or the emblem): they give way to it.
     A new look that still has no tile's shape is looked at once more (``_reshaped_again``). Where a look took a
@@ -446,12 +448,16 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
             new[n] = face
         for (k, _, margin), face in zip(chosen, new):
             held, held_fit = best[k]
-            if k in logos:  # sure of its reading already: the look must still see the logo
+            if k in logos:  # sure of its reading already: the look must still see the logo (or, where the face
+                # is not surely the logo, read a tile surely and have a tile's shape)
                 face = _one_look_more(pyramid, face, profile)
-                if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
-                        face.logo_score < profile.logo_threshold:
+                if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px:
                     continue
                 face_fit = _plane_fit(face, logos[k], profile)
+                if face.logo_score < profile.logo_threshold and (
+                        max(faces[k].logo_score, held.logo_score) >= profile.logo_sure or face_fit < profile.gap_fit or
+                        count_pips(face, profile).confidence < profile.doubt_below):
+                    continue
             elif face.tile_score < profile.tile_threshold or face.moved > profile.settled_px:
                 continue
             else:

@@ -503,6 +503,18 @@ def test_a_look_at_the_logo_that_sees_a_tile_with_pips_is_refused(monkeypatch):
     assert np.allclose(vision._reshaped(None, faces, Profile())[-1].corners, emblem)
 
 
+def test_a_face_read_as_the_logo_less_surely_gives_way_to_a_tile_read_surely_through_the_outline(monkeypatch):
+    # an outline across the logo's emblem and the next tile's half, read as the logo less surely than the logo
+    # tile is read: the look through the outline the plane predicts reads the 4-5 surely, and takes its place
+    emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)
+    monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+        _sure(MISSED, (4, 5)) for _ in quads])
+    unsure = replace(_logo(emblem), logo_score=0.9)
+    assert Profile().logo_threshold <= 0.9 < Profile().logo_sure
+    faces = vision._reshaped(None, [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [unsure], Profile())
+    assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
+
+
 def test_a_line_is_followed_past_the_tiles_found_at_its_end(monkeypatch):
     row = [_sure(_tile(140, 300), (3, 3)), _sure(_tile(300, 300), (6, 1))]
     beyond = [MISSED, _tile(620, 300), _tile(780, 300)]  # three more tiles in the row, none found

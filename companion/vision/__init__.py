@@ -1357,17 +1357,24 @@ def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> li
     tint tiles apart). Only the colour (a*, b*) is compared, not its lightness, which sun and shade change far
     more. A face read as the logo tile is judged so however surely it is read: a score card with a round print
     reads as the logo as surely as the tile does, and only its colour tells it apart. So is a face that shows at
-    most one mark (a square of a checked cloth with a speck reads as a 1-0 as surely as a tile does)."""
+    most one mark (a square of a checked cloth with a speck reads as a 1-0 as surely as a tile does), against
+    the other faces read surely: it still tells the set's colour where it is read surely (a hand of one 1-0)."""
     def sure(face: FaceReading, count: Count) -> bool:
         return min(count.confidence, face.tile_score) >= profile.doubt_below and \
-            not (profile.logo and face.logo_score >= profile.logo_threshold) and _marks(face, profile) > 1
+            not (profile.logo and face.logo_score >= profile.logo_threshold)
 
-    colours = [f.colour[1:] for f, c in kept if sure(f, c) and f.colour is not None]
-    if len(colours) < profile.colour_sure_min:
-        return kept
-    colours = np.asarray(colours)
-    return [(f, c) for f, c in kept if sure(f, c) or f.colour is None
-            or float(np.hypot(*(colours - np.asarray(f.colour[1:])).T).min()) <= profile.colour_far]
+    told = [k for k, (f, c) in enumerate(kept) if sure(f, c) and f.colour is not None]  # the set's colour
+    colours = np.array([kept[k][0].colour[1:] for k in told]).reshape(-1, 2)
+
+    def like(k: int) -> bool:
+        face, count = kept[k]
+        if face.colour is None or (sure(face, count) and _marks(face, profile) > 1):
+            return True
+        others = [n for n, j in enumerate(told) if j != k]
+        return len(others) < profile.colour_sure_min or \
+            float(np.hypot(*(colours[others] - np.asarray(face.colour[1:])).T).min()) <= profile.colour_far
+
+    return [fc for k, fc in enumerate(kept) if like(k)]
 
 
 def _without_marks(places: np.ndarray, sizes: np.ndarray, uses: np.ndarray, floor: float) -> np.ndarray:

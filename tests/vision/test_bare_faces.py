@@ -82,6 +82,9 @@ def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
     for colour, kept in ((cloth, 3), (pine, 4)):
         speck = replace(_face(900, (1, 0), 0.99), colour=colour)
         assert len(assemble(Faces(sure + [speck], 1400, 600), Profile()).tiles) == kept
+    # a hand of one 1-0 read surely still tells the set's colour: a score card's line read as the logo goes
+    one = replace(_face(150, (1, 0), 0.99), colour=pine)
+    assert [t.pips for t in assemble(Faces([one, card], 1400, 600), Profile()).tiles] == [(1, 0)]
 
 
 def test_a_face_the_reader_is_unsure_is_whole_is_a_tile_where_it_has_a_tiles_shape_and_sure_pips():

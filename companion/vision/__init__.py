@@ -243,7 +243,8 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     same tile, read less surely), which give way to it; the surest such. Also looked at (``_logo_places``):
     the tile the faces read surely predict where a bare face or one read as the logo has no tile's shape, the
     logo tile outlined in part; a look there is taken as a look of the detector's is, but read as the logo as
-    surely as ``profile.logo_threshold`` will do where it stands (``_logo_vouched``)."""
+    surely as ``profile.logo_threshold`` will do where it stands (``_logo_vouched``). A face read as the logo
+    that nothing vouches for may give way to a tile a look there reads surely (``_tiles_for_cards``)."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
     if not profile.logo or not profile.logo_look_side:
         return faces
@@ -272,11 +273,37 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     logos += [face for face in in_part if face.tile_score >= profile.tile_threshold and
               face.logo_score >= profile.logo_threshold and face.moved <= profile.settled_px and
               _logo_vouched(face, sure, profile) and not _on_another(face, -1, faces, profile, besides=parts(face))]
-    if not logos:
-        return faces
-    logo = max(logos, key=lambda face: face.logo_score)
-    gone = set(parts(logo))
-    return [face for k, face in enumerate(faces) if k not in gone] + [logo]
+    if logos:
+        logo = max(logos, key=lambda face: face.logo_score)
+        gone = set(parts(logo))
+        faces = [face for k, face in enumerate(faces) if k not in gone] + [logo]
+    return _tiles_for_cards(faces, looks, sure, profile)
+
+
+def _tiles_for_cards(faces: list[FaceReading], looks: list[FaceReading], sure: list[np.ndarray],
+                     profile: Profile) -> list[FaceReading]:
+    """``faces``, each whole face read as the logo tile that nothing vouches for (``_logo_vouched``: it would be
+    left out as a score card) giving way to the surest of ``looks`` on it (more than ``profile.same_face_overlap``
+    of it or of the look) that reads a tile surely (``profile.doubt_below``), whole and settled, has a tile's
+    shape there (its fit to what the other faces read surely predict at least ``profile.gap_fit``) and lies on
+    no other whole face: the reader's outline lay across a tile and what lies beside it, and saw an emblem."""
+    cards = [k for k, f in enumerate(faces) if f.tile_score >= profile.tile_threshold and
+             f.logo_score >= profile.logo_threshold and not _logo_vouched(f, sure, profile)]
+    taken: dict[int, FaceReading] = {}
+    for look in looks:
+        if look.tile_score < profile.tile_threshold or look.logo_score >= profile.logo_threshold or \
+                look.moved > profile.settled_px or count_pips(look, profile).confidence < profile.doubt_below:
+            continue
+        on = [k for k in cards if geo.overlap(faces[k].corners, look.corners) > profile.same_face_overlap]
+        if len(on) != 1 or _on_another(look, -1, faces, profile, besides=on):
+            continue
+        fit = _fit_by_others(look, [q for q in sure if q is not faces[on[0]].corners], profile)
+        if fit is None or fit < profile.gap_fit:
+            continue
+        held = taken.get(on[0])
+        if held is None or count_pips(look, profile).confidence > count_pips(held, profile).confidence:
+            taken[on[0]] = look
+    return [taken.get(k, face) for k, face in enumerate(faces)]
 
 
 def _last_of_set(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[np.ndarray, float, float, float]],

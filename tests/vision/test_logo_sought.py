@@ -129,6 +129,29 @@ def test_a_face_read_as_the_logo_that_would_not_stand_is_looked_at_again(monkeyp
     assert calls == []
 
 
+def test_a_face_taken_for_a_score_card_gives_way_to_a_tile_the_detector_sees_there(monkeypatch):
+    # a far tile read as the logo 0.75 surely through an outline too long for a tile there: it would be left out as
+    # a score card. The detector's look there reads a 4-5 surely, of a tile's shape: it takes the face's place
+    # (the third thousand's 83002, a 6-3 at the top of a crowd)
+    tiles = [FaceReading(_tile(x, 100), 0.99, (peaks(a), peaks(b)), 0.0, 0.5)
+             for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
+    card = FaceReading(geo.quad_of((500, 400), 0.0, 1.3 * LENGTH, WIDTH), 0.99, ((), ()), 0.75, 0.5)
+    monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400)], []))
+    monkeypatch.setattr(vision, "read_outlines", _outlines_read(None))
+
+    def reading(heat: float, corners: np.ndarray = LOGO):
+        return lambda pyramid, frames, profile: [FaceReading(corners, 0.99, (peaks(4, heat), peaks(5, heat)), 0.0, 0.5)
+                                                 for _ in frames]
+    monkeypatch.setattr(vision, "read_faces", reading(0.97))
+    found = vision._logo_sought(IMAGE, 1.0, None, tiles + [card], Profile())
+    assert found[:3] == tiles and len(found) == 4 and np.allclose(found[3].corners, LOGO)
+    assert vision.count_pips(found[3], Profile()).pips == (4, 5)
+    # a look read with doubt, or of no tile's shape there, leaves the face as it was (to be left out and named)
+    for read in (reading(0.3), reading(0.97, geo.quad_of((500, 400), 0.0, 1.4 * LENGTH, WIDTH))):
+        monkeypatch.setattr(vision, "read_faces", read)
+        assert vision._logo_sought(IMAGE, 1.0, None, tiles + [card], Profile()) == tiles + [card]
+
+
 def test_a_blank_face_of_no_tiles_shape_is_looked_at_through_the_tile_the_others_predict(monkeypatch):
     # the logo tile outlined in part, its word mark's half alone, read 0-0 and not as the logo: looks through
     # the outline the tiles around it predict at its place, and a quarter of a tile each way along, find it

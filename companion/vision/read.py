@@ -59,6 +59,7 @@ class FaceReading:
     logo_score: float = 0.0  # 0..1: the reader's belief that this is a double-blank carrying a logo
     moved: float = 0.0  # how far (crop pixels) the last look's corners lay from where that look put them
     colour: tuple[float, float, float] | None = None  # the face's median colour, CIE Lab (see ``face_colour``)
+    straight: float | None = None  # read both ways (``read_both_ways``): how sure the straight look's count was
 
 
 @dataclass(frozen=True)
@@ -439,5 +440,6 @@ def read_both_ways(pyramid: Pyramid, faces: list[FaceReading], profile: Profile)
         corners = geo.clockwise(geo.apply(np.linalg.inv(straight[n]), found[n]))
         out[k] = replace(faces[k], tile_score=float(kinds[n, 0] + kinds[len(which) + n, 0]) / 2,
                          logo_score=float(kinds[n, 1] + kinds[len(which) + n, 1]) / 2,
-                         peaks=_peaks(heat, profile, found[n] if _plausible(corners, profile) else None))
+                         peaks=_peaks(heat, profile, found[n] if _plausible(corners, profile) else None),
+                         straight=count_pips(faces[k], profile).confidence)
     return out

@@ -63,6 +63,7 @@ def test_a_face_in_doubt_is_counted_on_a_straight_and_a_turned_look(monkeypatch)
     count = count_pips(again, profile)
     assert count.pips == (4, 2)  # each look's stray, at half its heat in the mean, is no pip
     assert np.array_equal(again.corners, face.corners) and again.tile_score == face.tile_score
+    assert face.straight is None and again.straight == straight.confidence  # the straight look's, kept
 
 
 def test_a_face_read_surely_is_not_read_again(monkeypatch):

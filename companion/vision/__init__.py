@@ -244,7 +244,9 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     the tile the faces read surely predict where a bare face or one read as the logo has no tile's shape, the
     logo tile outlined in part; a look there is taken as a look of the detector's is, but read as the logo as
     surely as ``profile.logo_threshold`` will do where it stands (``_logo_vouched``). A face read as the logo
-    that nothing vouches for may give way to a tile a look there reads surely (``_tiles_for_cards``)."""
+    that nothing vouches for may give way to a tile a look there reads surely (``_tiles_for_cards``), and a
+    look that reads a tile is judged as one at a candidate left unread is (``_taken``): the detector's heat
+    dips for tiles as for the logo."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
     if not profile.logo or not profile.logo_look_side:
         return faces
@@ -277,7 +279,10 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
         logo = max(logos, key=lambda face: face.logo_score)
         gone = set(parts(logo))
         faces = [face for k, face in enumerate(faces) if k not in gone] + [logo]
-    return _tiles_for_cards(faces, looks, sure, profile)
+    faces = _tiles_for_cards(faces, looks, sure, profile)
+    # a tile the detector saw only at this scale, read and judged as at a candidate left unread (``_filled``)
+    return _taken(list(faces), [face for face in looks if face.logo_score < profile.logo_threshold], 0, Plane(sure),
+                  profile)
 
 
 def _tiles_for_cards(faces: list[FaceReading], looks: list[FaceReading], sure: list[np.ndarray],
@@ -995,9 +1000,7 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     (``profile.shaped_fit``), its pips read surely. A place on two whole faces, or on one that fits the plane
     too closely to be replaced, takes no look."""
     fit = _fit_to(plane, profile)
-    # with fewer than two faces read surely nothing tells a tile's shape: where the detector saw a tile, a look
-    # is judged on its reading alone (read surely), and takes the place of a face read with doubt only
-    unjudged = len(plane.sure) < 2
+    unjudged = len(plane.sure) < 2  # (nothing tells a tile's shape: see ``_taken``)
     # a look through a place on a whole face stays on it (looks move little), so it can only take that face's
     # place: a place on two whole faces, or on one fitting the plane too well to be replaced, takes no look
     whole = [f for f in found if f.tile_score >= profile.tile_threshold]
@@ -1007,6 +1010,18 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     places, guesses = [q for q, ok in zip(places, free) if ok], sum(free[:guesses])
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
     looks = [_one_look_more(pyramid, face, profile) for face in looks]  # (a guess far off takes more looks)
+    return _taken(found, looks, guesses, plane, profile, fit)
+
+
+def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, plane: Plane, profile: Profile,
+           fit: Callable[[FaceReading], float] | None = None) -> list[FaceReading]:
+    """``found`` (changed in place) and the ``looks`` that are tiles it missed, or that take the place of a face
+    of it, as ``_filled`` tells; the first ``guesses`` looks are guesses, the others where the detector saw a tile.
+    ``fit``: ``_fit_to(plane, profile)``, if made already."""
+    fit = fit or _fit_to(plane, profile)
+    # with fewer than two faces read surely nothing tells a tile's shape: where the detector saw a tile, a look
+    # is judged on its reading alone (read surely), and takes the place of a face read with doubt only
+    unjudged = len(plane.sure) < 2
     # where the detector saw a tile, the surest look is taken first: the looks around it may take in a neighbour
     sure = [min(count_pips(face, profile).confidence, face.tile_score) for face in looks]
     for n in [*range(guesses), *sorted(range(guesses, len(looks)), key=lambda n: -sure[n])]:

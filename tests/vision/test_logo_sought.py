@@ -152,6 +152,26 @@ def test_a_face_taken_for_a_score_card_gives_way_to_a_tile_the_detector_sees_the
         assert vision._logo_sought(IMAGE, 1.0, None, tiles + [card], Profile()) == tiles + [card]
 
 
+def test_a_tile_the_detector_sees_only_at_the_logos_scale_is_taken_as_at_a_candidate_left_unread(monkeypatch):
+    # its heat dips at one scale and not at another: a 4-5 read surely through the logo look's guess, settled and
+    # of a tile's shape there, on no whole face, is a tile the first look missed (the held-out 81707 and 83721)
+    tiles = [FaceReading(_tile(x, 100), 0.99, (peaks(a), peaks(b)), 0.0, 0.5)
+             for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
+    monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400)], []))
+    monkeypatch.setattr(vision, "read_outlines", _outlines_read(None))
+
+    def reading(corners: np.ndarray = LOGO, moved: float = 0.5):
+        return lambda pyramid, frames, profile: [FaceReading(corners, 0.99, (peaks(4), peaks(5)), 0.0, moved)
+                                                 for _ in frames]
+    monkeypatch.setattr(vision, "read_faces", reading())
+    found = vision._logo_sought(IMAGE, 1.0, None, tiles, Profile())
+    assert found[:3] == tiles and len(found) == 4 and vision.count_pips(found[3], Profile()).pips == (4, 5)
+    # one twice a tile's length there, or still moving, is not
+    for read in (reading(geo.quad_of((500, 400), 0.0, 2 * LENGTH, WIDTH)), reading(moved=30.0)):
+        monkeypatch.setattr(vision, "read_faces", read)
+        assert vision._logo_sought(IMAGE, 1.0, None, tiles, Profile()) == tiles
+
+
 def test_a_blank_face_of_no_tiles_shape_is_looked_at_through_the_tile_the_others_predict(monkeypatch):
     # the logo tile outlined in part, its word mark's half alone, read 0-0 and not as the logo: looks through
     # the outline the tiles around it predict at its place, and a quarter of a tile each way along, find it

@@ -50,13 +50,6 @@ def _network_input(image_bgr: np.ndarray, s: float) -> np.ndarray:
     return small
 
 
-def _whole_fraction(s: float, most: float = 0.05) -> float:
-    """The scale ``s``, or 1/k for a whole k if that is at most ``most`` smaller: OpenCV shrinks a photo by a
-    whole factor many times as fast (a 12 MP photo's quarter to half its side in 0.1 ms, to 512 pixels in 2.2)."""
-    k = math.ceil(1 / s - 1e-9)
-    return 1 / k if k >= 2 and k * s - 1 <= most else s
-
-
 def find_candidates(image_bgr: np.ndarray, profile: Profile, side: int | None = None,
                     region: tuple[int, int, int, int] | None = None,
                     border: list[Candidate] | None = None) -> list[Candidate]:
@@ -65,7 +58,7 @@ def find_candidates(image_bgr: np.ndarray, profile: Profile, side: int | None = 
     Into ``border``, if given, go the places along the photo's border where its heat has a peak below
     ``profile.detect_threshold`` but at least ``profile.border_heat``: a face cut off by the border with its
     centre beyond it, which the detector was not taught to mark, shows so."""
-    s = _whole_fraction((side or profile.detect_side) / max(image_bgr.shape[:2]))
+    s = (side or profile.detect_side) / max(image_bgr.shape[:2])
     x0, y0, x1, y1 = region or (0, 0, image_bgr.shape[1], image_bgr.shape[0])
     small = _network_input(image_bgr[y0:y1, x0:x1], s)
     maps = network(profile.detector).run(blob([small]))[0][0]

@@ -9,7 +9,7 @@ import pytest
 
 from calibration import load_profile
 from companion.vision import read_tiles
-from companion.vision.detect import PAD, Candidate, _whole_fraction, busy_region, finer_side, merged
+from companion.vision.detect import PAD, Candidate, busy_region, finer_side, merged
 from companion.vision.profile import Profile
 from drawing import draw_tile, table
 
@@ -98,12 +98,3 @@ def test_weak_peaks_at_the_border_are_kept_apart_as_tiles_cut_off(monkeypatch):
     none: list[Candidate] = []
     detect.find_candidates(image, replace(profile, border_heat=0.0), border=none)
     assert none == []
-
-
-def test_a_scale_a_little_above_a_whole_fraction_becomes_it():
-    # OpenCV shrinks by a whole factor many times as fast: the logo's look at 512 pixels of a 12 MP photo's quarter
-    # (1008 pixels) looks at 504; a scale 5% or more above a whole fraction, or an enlargement, stays
-    assert _whole_fraction(512 / 1008) == 0.5 and _whole_fraction(768 / 1520) == 0.5
-    for s in (768 / 1008, 768 / 1600, 2048 / 1008, 1.0, 0.5, 1 / 3):
-        assert _whole_fraction(s) == s
-    assert _whole_fraction(0.56) == 0.56 and _whole_fraction(0.56, most=0.15) == 0.5

@@ -1232,17 +1232,20 @@ def _predicted_by_others(face: FaceReading, sure: list[np.ndarray], profile: Pro
 
 def _without_shapeless(kept: list[tuple[FaceReading, Count]], sure: list[np.ndarray], profile: Profile) \
         -> tuple[list[tuple[FaceReading, Count]], list[tuple[FaceReading, Count]]]:
-    """``kept`` without, and apart, the faces read less surely than ``profile.shapeless_below`` (their pips, on
-    both looks of ``read_both_ways`` and on its straight look alone, or their being a tile) that have no tile's
-    shape where they lie: their fit to what the other faces read surely predict is below ``profile.gap_fit``,
-    or, with fewer than two of them, nothing predicts it. Such a face is most often no tile (a score card's
-    numbers, a cloth's square, a plank); a tile read so is read wrong more often than right. (Pale pips on dark
-    wood, or a tile close to the camera, can read far less surely on both looks than on the straight one.)"""
+    """``kept`` without, and apart, the faces read less surely than ``profile.shapeless_below`` (their pips or
+    their being a tile) that have no tile's shape where they lie: their fit to what the other faces read surely
+    predict is below ``profile.gap_fit``, or, with fewer than two of them, nothing predicts it and they are
+    read so on the straight look of ``read_both_ways`` too (a hand of a tile or two has only its reading to
+    go by: pale pips on dark wood, or a tile close to the camera, can read 0.35 surely straight and 0.1 both
+    ways). Such a face is most often no tile (a score card's numbers, a cloth's square, a plank); a tile read
+    so is read wrong more often than right."""
     def shapeless(face: FaceReading, count: Count) -> bool:
-        if min(max(count.confidence, face.straight or 0.0), face.tile_score) >= profile.shapeless_below:
+        if min(count.confidence, face.tile_score) >= profile.shapeless_below:
             return False
         fit = _fit_by_others(face, sure, profile)
-        return fit is None or fit < profile.gap_fit
+        if fit is None:
+            return min(max(count.confidence, face.straight or 0.0), face.tile_score) < profile.shapeless_below
+        return fit < profile.gap_fit
 
     flags = [shapeless(face, count) for face, count in kept]
     return [fc for fc, gone in zip(kept, flags) if not gone], [fc for fc, gone in zip(kept, flags) if gone]

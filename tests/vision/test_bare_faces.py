@@ -154,10 +154,12 @@ def test_a_face_read_almost_without_confidence_and_of_no_tiles_shape_is_left_out
     assert len(read(sure + [replace(card, peaks=(peaks(2, heats=(0.95, 0.7)), peaks(0)))]).tiles) == 4
     # with fewer than two other faces read surely, nothing vouches for its shape
     assert [t.pips for t in read(sure[:1] + [tile]).tiles] == [(3, 2)]
-    # read both ways, it is judged by the surer of that reading and the straight look's: pale pips on dark wood
-    # read as surely as 0.35 straight and 0.1 both ways (the third thousand's 83833, a lone 6-6) are a tile
+    # so, read both ways, it is judged by the surer of that reading and the straight look's: pale pips on dark
+    # wood read as surely as 0.35 straight and 0.1 both ways (the third thousand's 83833, a lone 6-6) are a tile;
+    # where the faces around predict an outline it does not fit, its shape judges it, as before
     assert [t.pips for t in read(sure[:1] + [replace(tile, straight=0.35)]).tiles] == [(3, 2), (2, 0)]
     assert [t.pips for t in read(sure[:1] + [replace(tile, straight=0.15)]).tiles] == [(3, 2)]
+    assert len(read(sure + [replace(card, straight=0.35)]).tiles) == 3
     # the floor lives in the profile
     assert len(read(sure + [card], Profile(shapeless_below=0.0)).tiles) == 4
 

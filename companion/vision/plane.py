@@ -147,24 +147,25 @@ class Lines:
         axes = sides[:, :, 0]
         norms = np.linalg.norm(axes, axis=1)
         self.crosswise = np.abs(axes @ axes.T) < END_ON_COS * np.maximum(np.outer(norms, norms), 1e-9)
+        self.angles = np.arctan2(axes[:, 1], axes[:, 0])  # each face's axis, as ``geo.frame_of`` gives it
 
     def in_line(self, lengths: float, slack: float, off: float) -> np.ndarray:
         """Which pairs [a, b] have b's centre along a's axis ``lengths`` of a's lengths from its centre (either
         way, give or take ``slack`` of a length), off the axis by less than ``off`` of a's width."""
         return (np.abs(self.along - lengths) < slack) & (self.across < off)
 
+    def side_by_side(self, slack: float, turn_limit: float, aspect: float = 2.0) -> np.ndarray:
+        """Which pairs [a, b] have b against a long side of a, along it: axes within ``turn_limit`` (radians),
+        b's centre one width across a's axis and level with its centre, give or take ``slack`` of a length (a
+        tile ``aspect`` widths long); none where a is degenerate."""
+        turns = np.abs((self.angles[:, None] - self.angles[None, :] + np.pi / 2) % np.pi - np.pi / 2)
+        with np.errstate(invalid="ignore"):  # (nan for a degenerate face)
+            return (turns <= turn_limit) & (self.along < slack) & (np.abs(self.across - 1) < slack * aspect)
+
 
 def side_by_side(quad: np.ndarray, other: np.ndarray, slack: float, turn_limit: float, aspect: float = 2.0) -> bool:
-    """Whether ``other`` lies against a long side of ``quad``, along it: axes within ``turn_limit`` (radians),
-    its centre one width across ``quad``'s axis and level with its centre, give or take ``slack`` of a length
-    (a tile ``aspect`` widths long)."""
-    in_frame = _in_frame(_sides(quad), geo.centre_of(other) - geo.centre_of(quad))
-    if in_frame is None:
-        return False
-    along, across = abs(in_frame[0]), abs(in_frame[1])
-    axis, other_axis = (geo.frame_of(q)[1] for q in (quad, other))
-    turn = abs((axis - other_axis + np.pi / 2) % np.pi - np.pi / 2)
-    return turn <= turn_limit and along < slack and abs(across - 1) < slack * aspect
+    """Whether ``other`` lies against a long side of ``quad``, along it (``Lines.side_by_side``)."""
+    return bool(Lines([quad, other]).side_by_side(slack, turn_limit, aspect)[0, 1])
 
 
 def split_the_other_way(quad: np.ndarray, other: np.ndarray) -> list[np.ndarray]:
@@ -301,12 +302,7 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
             cv2.pointPolygonTest(np.asarray(p, np.float32), (float(centre[0]), float(centre[1])), False) > 0
             or geo.overlap(place, p) > free for p in [*(others[j] for j in np.flatnonzero(near)), *out])
 
-    # which faces lie side by side with which (``side_by_side`` for every pair at once)
-    lines = Lines(quads)
-    angles = np.array([geo.frame_of(q)[1] for q in quads])
-    turns = np.abs((angles[:, None] - angles[None, :] + np.pi / 2) % np.pi - np.pi / 2)
-    with np.errstate(invalid="ignore"):  # (nan for a degenerate face: beside none)
-        beside = (turns <= turn_limit) & (lines.along < touch) & (np.abs(lines.across - 1) < touch * aspect)
+    beside = Lines(quads).side_by_side(touch, turn_limit, aspect)  # which faces lie side by side with which
 
     # the strip at each end of each face (half ``touch`` of its length) and the faces near enough to share area
     # with it, for every face at once (as ``against`` finds them one by one)

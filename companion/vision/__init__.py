@@ -1338,6 +1338,9 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
     sizes = np.cbrt([cv2.contourArea(np.asarray(f.corners, np.float32)) for f, _ in kept])
     floor, ceiling = profile.size_floor ** (2 / 3), profile.size_ceiling ** (2 / 3)  # of sizes, in cube roots
     keep = np.ones(len(kept), bool)
+    # a face is too large only against faces read with some confidence: patches of grass read almost without
+    # it are no tiles' sizes
+    sure = np.array([c.confidence >= profile.shapeless_below for _, c in kept])
 
     def ratios(larger: bool) -> np.ndarray:
         """Each face's size against the plane fitted to the others, at the end of that prediction nearer to it
@@ -1349,7 +1352,9 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
         judged = np.flatnonzero(keep)
         rests = np.repeat(keep[None, :], len(judged), axis=0)
         rests[np.arange(len(judged)), judged] = False
-        if not larger:  # marks cluster (the digits of a score card) and bend the plane: fit it without them
+        if larger:
+            rests &= sure
+        else:  # marks cluster (the digits of a score card) and bend the plane: fit it without them
             rests = _without_marks(places, sizes, rests, floor)
         planes, spreads = _least_squares_each(places, sizes, rests)  # each judged face's plane, without it
         own_place, weights, counts = places[judged], rests.astype(np.float64), rests.sum(axis=1)
@@ -1372,6 +1377,8 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
         smallest = np.where(rests, sizes, np.inf).min(axis=1)
         steepness = np.hypot(planes[:, 0], planes[:, 1]) * photo_side / smallest
         unsure = (expected <= 0) | (margin > bound * expected) | (steepness > profile.size_steepest)
+        if larger:  # (too few sure faces to judge by)
+            unsure |= counts < profile.size_fit_min
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = sizes[judged] / (expected + margin if larger else expected - margin)
         # where unsure: not judged, but a mark is still smaller than every tile by the floor

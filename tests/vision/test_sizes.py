@@ -60,6 +60,20 @@ def test_a_near_tile_beside_a_line_of_play_is_not_judged_too_large():
     assert len(assemble(Faces(faces, 2048, 1536), Profile()).tiles) == 6
 
 
+def test_a_near_tile_is_not_judged_too_large_by_faces_read_almost_without_confidence():
+    # a close-up of one tile on grass (a generated photo, seed 83980): patches of grass read as small faces
+    # almost without confidence made the tile look far too large for its place, and it was left out
+    def patch(k: int, heat: float) -> FaceReading:
+        return FaceReading(geo.quad_of((200 + 300 * (k % 3), 150 + 250 * (k // 3)), 0.3, 70, 35), 0.99,
+                           (tuple([Peak(heat, 0.3)] * (k + 1)), ()), 0.0)
+
+    near = _face(700, 700, 500, pips=(1, 1))
+    doubtful = assemble(Faces([patch(k, 0.55) for k in range(6)] + [near], 1400, 1000), Profile())
+    assert (1, 1) in {t.pips for t in doubtful.tiles}
+    # the same faces read with some confidence are tiles' sizes, and the face far larger than they predict is left out
+    sure = assemble(Faces([patch(k, 0.7) for k in range(6)] + [near], 1400, 1000), Profile())
+    assert (1, 1) not in {t.pips for t in sure.tiles} and len(sure.tiles) == 6
+
 def test_sizes_judge_nothing_with_floor_and_ceiling_far_off_or_too_few_faces():
     marks = [_face(900 + 80 * i, 900, 50, pips=(0, i + 1)) for i in range(3)]
     off = replace(Profile(), size_floor=0.0, size_ceiling=100.0)

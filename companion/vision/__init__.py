@@ -233,10 +233,11 @@ def _marks(face: FaceReading, profile: Profile) -> int:
 
 def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, faces: list[FaceReading],
                  profile: Profile) -> list[FaceReading]:
-    """``faces`` and, where none of them was read as the set's logo tile so that it stands (``_logo_vouched``:
-    one read as the logo less surely and of no tile's shape is left out as a score card would be), the logo
-    tile the detector saw with the photo scaled to ``profile.logo_look_side`` (``image_bgr``, ``source_scale``
-    of it to ``pyramid``'s pixels): a candidate on no whole face but those read as the logo, read as a whole
+    """``faces`` and, where none of them was read as the set's logo tile so that it stands by its reading or its
+    shape (``_logo_vouched``: one read as the logo less surely and of no tile's shape is left out as a score card
+    would be; one that nothing judges may be the logo's emblem read apart), the logo tile the detector saw with
+    the photo scaled to ``profile.logo_look_side`` (``image_bgr``, ``source_scale`` of it to ``pyramid``'s
+    pixels): a candidate on no whole face but those read as the logo, read as a whole
     tile, settled (it may take one look more), as the logo at least as surely as ``profile.logo_sure`` and on no
     other whole face but smaller ones that lie on it (more than ``profile.same_face_overlap`` of them: parts of
     it read apart, as a logo tile close to the camera is, or its emblem's half) and those read as the logo (the
@@ -252,7 +253,10 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
         return faces
     logo_read = [f for f in whole if f.logo_score >= profile.logo_threshold]
     sure = _judged(faces, profile)[0]
-    if any(_logo_vouched(f, sure, profile) for f in logo_read):
+    # a face read as the logo that stands only as nothing judges its shape (a hand of a tile or two) may be the
+    # emblem of a logo tile close to the camera, read apart from its word mark: the detector looks all the same
+    if any(f.logo_score >= profile.logo_sure or (_fit_by_others(f, sure, profile) or 0.0) >= profile.gap_fit
+           for f in logo_read):
         return faces
     read_ids = {id(f) for f in logo_read}
     frames = _frames(find_candidates(image_bgr, profile, side=profile.logo_look_side), source_scale)

@@ -82,6 +82,22 @@ def test_no_look_where_the_logo_was_read_or_the_set_has_none(monkeypatch):
     assert calls == []
 
 
+def test_a_logo_read_in_part_that_nothing_judges_is_looked_for_all_the_same(monkeypatch):
+    # a hand of one tile, the logo tile close to the camera (a generated photo, seed 83043): its emblem, read
+    # apart as the logo 0.9 surely, stands only as nothing judges its shape; at the coarser scale the detector
+    # sees the whole tile, which the emblem gives way to
+    emblem = FaceReading(geo.quad_of((520, 400), 0.0, 0.5 * LENGTH, 0.9 * WIDTH), 0.99, ((), ()), 0.9, 0.5)
+    calls = []
+    monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400)], calls))
+    monkeypatch.setattr(vision, "read_faces", _reader(0.999, []))
+    found = vision._logo_sought(IMAGE, 1.0, None, [emblem], Profile())
+    assert calls == [Profile().logo_look_side]
+    assert len(found) == 1 and np.allclose(found[0].corners, LOGO)
+    # read as the logo as surely as logo_sure, it stands, and the detector does not look again
+    calls.clear()
+    sure = replace(emblem, logo_score=0.99)
+    assert vision._logo_sought(IMAGE, 1.0, None, [sure], Profile()) == [sure] and calls == []
+
 def test_a_logo_found_on_a_whole_face_is_not_taken(monkeypatch):
     # a candidate beside a whole face, whose look spreads over it: the reader's outline across two tiles
     monkeypatch.setattr(vision, "find_candidates", _detector([(500, 190)], []))

@@ -233,21 +233,21 @@ def _marks(face: FaceReading, profile: Profile) -> int:
 
 def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, faces: list[FaceReading],
                  profile: Profile) -> list[FaceReading]:
-    """``faces`` and, where none of them was read as the set's logo tile so that it stands by its reading or its
-    shape (``_logo_vouched``: one read as the logo less surely and of no tile's shape is left out as a score card
-    would be; one that nothing judges may be the logo's emblem read apart), the logo tile the detector saw with
-    the photo scaled to ``profile.logo_look_side`` (``image_bgr``, ``source_scale`` of it to ``pyramid``'s
-    pixels): a candidate on no whole face but those read as the logo, read as a whole
-    tile, settled (it may take one look more), as the logo at least as surely as ``profile.logo_sure`` and on no
-    other whole face but smaller ones that lie on it (more than ``profile.same_face_overlap`` of them: parts of
-    it read apart, as a logo tile close to the camera is, or its emblem's half) and those read as the logo (the
-    same tile, read less surely), which give way to it; the surest such. Also looked at (``_logo_places``):
-    the tile the faces read surely predict where a bare face or one read as the logo has no tile's shape, the
-    logo tile outlined in part; a look there is taken as a look of the detector's is, but read as the logo as
-    surely as ``profile.logo_threshold`` will do where it stands (``_logo_vouched``). A face read as the logo
-    that nothing vouches for may give way to a tile a look there reads surely (``_tiles_for_cards``), and a
-    look that reads a tile is judged as one at a candidate left unread is (``_taken``): the detector's heat
-    dips for tiles as for the logo."""
+    """``faces`` and, where none of them was read as the set's logo tile so that it stands by its reading or its shape
+    (``_logo_vouched``: one read as the logo less surely and of no tile's shape is left out as a score card would be;
+    one that nothing judges may be the logo's emblem read apart), the logo tile the detector saw with the photo scaled
+    to ``profile.logo_look_side`` (``image_bgr``, ``source_scale`` of it to ``pyramid``'s pixels): a candidate on no
+    whole face read surely but those read as the logo, read as a whole tile, settled (it may take one look more), as the
+    logo at least as surely as ``profile.logo_sure`` and on no other whole face but smaller ones that lie on it (more
+    than ``profile.same_face_overlap`` of them: parts of it read apart, as a logo tile close to the camera is, or its
+    emblem's half) and those read as the logo (the same tile, read less surely), which give way to it; the surest such.
+    Also looked at (``_logo_places``): the tile the faces read surely predict where a bare face or one read as the logo
+    has no tile's shape, the logo tile outlined in part; a look there is taken as a look of the detector's is, but read
+    as the logo as surely as ``profile.logo_threshold`` will do where it stands (``_logo_vouched``). A face read as the
+    logo that nothing vouches for may give way to a tile a look there reads surely (``_tiles_for_cards``), and a look
+    that reads a tile is judged as one at a candidate left unread is (``_taken``), and may take the place of a face read
+    with doubt: the detector's heat dips for tiles as for the logo, and a tile close to the camera is framed better at
+    the coarser scale."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
     if not profile.logo or not profile.logo_look_side:
         return faces
@@ -260,7 +260,9 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
         return faces
     read_ids = {id(f) for f in logo_read}
     frames = _frames(find_candidates(image_bgr, profile, side=profile.logo_look_side), source_scale)
-    frames = [frame for frame in frames if not _under(frame[0], [f for f in whole if id(f) not in read_ids])]
+    # (a face read with doubt may be a tile close to the camera read through an outline off it, and give way)
+    frames = [frame for frame in frames
+              if not _under(frame[0], [f for f in whole if id(f) not in read_ids and _read_surely(f, profile)])]
     looks = [_one_look_more(pyramid, face, profile) for face in read_faces(pyramid, frames, profile)
              if face is not None]
     in_part = [_one_look_more(pyramid, face, profile)

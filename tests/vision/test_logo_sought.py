@@ -217,3 +217,26 @@ def test_a_blank_face_of_no_tiles_shape_is_looked_at_through_the_tile_the_others
     monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
         FaceReading(geo.quad_of((500, 400), 0.0, 1.3 * LENGTH, WIDTH), 0.99, ((), ()), 0.97, 0.5) for _ in quads])
     assert vision._logo_sought(IMAGE, 1.0, None, tiles + [part], Profile()) == tiles + [part]
+
+
+def test_a_face_read_with_doubt_gives_way_to_a_tile_the_detector_sees_on_it_at_the_logos_scale(monkeypatch):
+    # a tile close to the camera read through an outline off it, its pips in doubt: at the coarser scale the
+    # detector frames it better, and the look there reads it surely, of a tile's shape (the held-out 83844, a 1-1)
+    tiles = [FaceReading(_tile(x, 100), 0.99, (peaks(a), peaks(b)), 0.0, 0.5)
+             for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
+    off = FaceReading(geo.quad_of((530, 390), 0.3, 0.7 * LENGTH, WIDTH), 0.99, (peaks(2, 0.6), peaks(1, 0.6)), 0.0, 0.5)
+    assert vision.count_pips(off, Profile()).confidence < Profile().doubt_below
+    seen = []
+    monkeypatch.setattr(vision, "find_candidates", _detector([(500, 400)], []))
+    monkeypatch.setattr(vision, "read_outlines", _outlines_read(None))
+
+    def read(pyramid, frames, profile):
+        seen.extend(frames)
+        return [FaceReading(LOGO, 0.99, (peaks(1), peaks(1)), 0.0, 0.5) for _ in frames]
+    monkeypatch.setattr(vision, "read_faces", read)
+    found = vision._logo_sought(IMAGE, 1.0, None, tiles + [off], Profile())
+    assert len(seen) == 1 and found[:3] == tiles and len(found) == 4 and np.allclose(found[3].corners, LOGO)
+    # the same face read surely is not looked at
+    seen.clear()
+    sure = replace(off, peaks=(peaks(2), peaks(1)))
+    assert vision._logo_sought(IMAGE, 1.0, None, tiles + [sure], Profile()) == tiles + [sure] and seen == []

@@ -213,3 +213,18 @@ def test_a_face_whose_only_marks_are_strays_is_judged_on_its_marks():
     plank = replace(cut, peaks=((), ()))
     reading = assemble(Faces([plank] + faces[1:], 1100, 600), Profile())
     assert not any("cut off" in w for w in reading.warnings)
+
+
+def test_a_whole_blank_face_with_specks_is_no_tile_of_a_set_whose_double_blank_carries_its_logo():
+    # a patch of concrete with a speck, read as a whole tile 0.98 surely and counted 0-0 (the speck a stray), of
+    # a tile's shape (the held-out 83144): no tile of this set, whose double-blank shows its logo
+    halves = ((Peak(0.95, 0.25, 0.27),), ())
+    specks = FaceReading(geo.quad_of((650, 300), 0.0, 160, 80), 0.99, halves, 0.0)
+    assert count_pips(specks, Profile()).pips == (0, 0)
+    faces = [_face(150, (2, 0), 0.99), _face(400, (3, 1), 0.99), specks]
+    assert {t.pips for t in assemble(Faces(faces, 1100, 600), Profile()).tiles} == {(2, 0), (3, 1)}
+    # read as the logo it is the logo tile; in a set without a logo, a double-blank
+    logo = replace(specks, logo_score=0.99)
+    assert {t.pips for t in assemble(Faces(faces[:2] + [logo], 1100, 600), Profile()).tiles} == {(2, 0), (3, 1), (0, 0)}
+    plain = {t.pips for t in assemble(Faces(faces, 1100, 600), Profile(logo=False)).tiles}
+    assert plain == {(2, 0), (3, 1), (0, 0)}

@@ -1326,29 +1326,29 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile:
 
 def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, profile: Profile) \
         -> tuple[list[tuple[FaceReading, Count]], list[FaceReading]]:
-    """``kept`` without the faces far smaller or larger than tiles are where they lie, and the faces dropped as
-    too large. The tiles lie on one plane, so the cube root of a face's area, proportional to the inverse of
-    its depth (a plane's patch is foreshortened as it is shrunk), is an affine function of its place in the
-    photo; the bounds are on a face's size (the square root of its area). Against the plane fitted to the rest,
-    the smallest face is dropped while it is below ``size_floor`` of it (a mark of a tile's shape), then
-    the largest while it is above ``size_ceiling`` (a patch across two tiles), each face judged against
-    at least ``size_fit_min`` others. Small ones go first: a mark bends the plane, and a tile near it would
-    look too large; for the floor the plane is fitted without the marks (``_without_marks``). A face is
-    judged only against a sure prediction: where the others lie nearly on one line (a line of play), the
-    plane across it is a guess, so a tile off the line is not judged too large, and judged too small only
-    where it is below ``size_floor`` of every other tile; nor is a face judged too small by a plane that one
-    other face decides (the floor takes the lowest prediction without any one of them). A plane steeper than
-    ``size_steepest`` is such a guess however closely the others fit it: a line of play's own sizes can fit
-    a slope across the line that no photo of tiles on one plane has."""
+    """``kept`` without the faces far smaller or larger than tiles are where they lie, and the faces dropped as too
+    large. The tiles lie on one plane, so the cube root of a face's area, proportional to the inverse of its
+    depth (a plane's patch is foreshortened as it is shrunk), is an affine function of its place in the photo;
+    the bounds are on a face's size (the square root of its area). Against the plane fitted to the rest, the
+    smallest face is dropped while it is below ``size_floor`` of it (a mark of a tile's shape), then the largest
+    while it is above ``size_ceiling`` (a patch across two tiles), each face judged against at least
+    ``size_fit_min`` others (for the ceiling, others whose pips are read at least ``shapeless_below`` surely).
+    Small ones go first: a mark bends the plane, and a tile near it would look too large; for the floor the plane
+    is fitted without the marks (``_without_marks``). A face is judged only against a sure prediction: where the
+    others lie nearly on one line (a line of play), the plane across it is a guess, so a tile off the line is not
+    judged too large, and judged too small only where it is below ``size_floor`` of every other tile; nor is a
+    face judged too small by a plane that one other face decides (the floor takes the lowest prediction without
+    any one of them). A plane steeper than ``size_steepest`` is such a guess however closely the others fit it: a
+    line of play's own sizes can fit a slope across the line that no photo of tiles on one plane has."""
     if len(kept) <= profile.size_fit_min:
         return kept, []
     places = np.array([np.append(geo.centre_of(f.corners), 1.0) for f, _ in kept])
     sizes = np.cbrt([cv2.contourArea(np.asarray(f.corners, np.float32)) for f, _ in kept])
     floor, ceiling = profile.size_floor ** (2 / 3), profile.size_ceiling ** (2 / 3)  # of sizes, in cube roots
     keep = np.ones(len(kept), bool)
-    # a face is too large only against faces read with some confidence: patches of grass read almost without
-    # it are no tiles' sizes
-    sure = np.array([c.confidence >= profile.shapeless_below for _, c in kept])
+    # a face is too large only against faces whose pips are read with some confidence: patches of grass read
+    # almost without it are no tiles' sizes
+    judges = np.array([c.confidence >= profile.shapeless_below for _, c in kept])
 
     def ratios(larger: bool) -> np.ndarray:
         """Each face's size against the plane fitted to the others, at the end of that prediction nearer to it
@@ -1361,7 +1361,7 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
         rests = np.repeat(keep[None, :], len(judged), axis=0)
         rests[np.arange(len(judged)), judged] = False
         if larger:
-            rests &= sure
+            rests &= judges
         else:  # marks cluster (the digits of a score card) and bend the plane: fit it without them
             rests = _without_marks(places, sizes, rests, floor)
         planes, spreads = _least_squares_each(places, sizes, rests)  # each judged face's plane, without it
@@ -1369,7 +1369,7 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
         residual = sizes[None, :] - planes @ places.T  # (counted only within each row's rest)
         # (a share of a size is 2/3 of that share in cube roots)
         sigma = np.maximum(np.sqrt(np.einsum("kn,kn->k", weights, residual ** 2) / np.maximum(counts - 3, 1)),
-                           profile.size_noise * 2 / 3 * (weights @ sizes) / counts)
+                           profile.size_noise * 2 / 3 * (weights @ sizes) / np.maximum(counts, 1))
         expected = np.einsum("ki,ki->k", own_place, planes)
         leverage = np.einsum("ki,kij,kj->k", own_place, spreads, own_place)
         if not larger:  # nor may one face drop a tile (a crosswise double alone can fix the slope across a
@@ -1385,7 +1385,7 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
         smallest = np.where(rests, sizes, np.inf).min(axis=1)
         steepness = np.hypot(planes[:, 0], planes[:, 1]) * photo_side / smallest
         unsure = (expected <= 0) | (margin > bound * expected) | (steepness > profile.size_steepest)
-        if larger:  # (too few sure faces to judge by)
+        if larger:  # (too few faces to judge by)
             unsure |= counts < profile.size_fit_min
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = sizes[judged] / (expected + margin if larger else expected - margin)

@@ -186,7 +186,8 @@ class Profile:
     # ``doubt_below``, so that it is marked for checking)
     impossible_confidence: float = 0.3
     # a face read less surely than this (its pips or its being a tile) with no tile's shape where it lies, or
-    # nothing to judge its shape by, is left out and named in a warning: a card's numbers, a cloth's square
+    # nothing to judge its shape by, is left out and named in a warning: a card's numbers, a cloth's square;
+    # nor does a face whose pips are read less surely judge another too large (patches of grass by a close tile)
     shapeless_below: float = 0.2
 
     @classmethod

@@ -98,6 +98,7 @@ def test_a_logo_read_in_part_that_nothing_judges_is_looked_for_all_the_same(monk
     sure = replace(emblem, logo_score=0.99)
     assert vision._logo_sought(IMAGE, 1.0, None, [sure], Profile()) == [sure] and calls == []
 
+
 def test_a_logo_found_on_a_whole_face_is_not_taken(monkeypatch):
     # a candidate beside a whole face, whose look spreads over it: the reader's outline across two tiles
     monkeypatch.setattr(vision, "find_candidates", _detector([(500, 190)], []))

@@ -74,6 +74,7 @@ def test_a_near_tile_is_not_judged_too_large_by_faces_read_almost_without_confid
     sure = assemble(Faces([patch(k, 0.7) for k in range(6)] + [near], 1400, 1000), Profile())
     assert (1, 1) not in {t.pips for t in sure.tiles} and len(sure.tiles) == 6
 
+
 def test_sizes_judge_nothing_with_floor_and_ceiling_far_off_or_too_few_faces():
     marks = [_face(900 + 80 * i, 900, 50, pips=(0, i + 1)) for i in range(3)]
     off = replace(Profile(), size_floor=0.0, size_ceiling=100.0)

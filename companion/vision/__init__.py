@@ -255,8 +255,7 @@ def _logo_sought(image_bgr: np.ndarray, source_scale: float, pyramid: Pyramid, f
     sure = _judged(faces, profile)[0]
     # a face read as the logo that stands only as nothing judges its shape (a hand of a tile or two) may be the
     # emblem of a logo tile close to the camera, read apart from its word mark: the detector looks all the same
-    if any(f.logo_score >= profile.logo_sure or (_fit_by_others(f, sure, profile) or 0.0) >= profile.gap_fit
-           for f in logo_read):
+    if any(_logo_vouched(f, sure, profile, unjudged=False) for f in logo_read):
         return faces
     read_ids = {id(f) for f in logo_read}
     frames = _frames(find_candidates(image_bgr, profile, side=profile.logo_look_side), source_scale)
@@ -1211,17 +1210,18 @@ def _choosable(faces: list[FaceReading], profile: Profile) -> tuple[list[FaceRea
             _shaped(faces, plane, profile), sure)
 
 
-def _logo_vouched(face: FaceReading, sure: list[np.ndarray], profile: Profile) -> bool:
+def _logo_vouched(face: FaceReading, sure: list[np.ndarray], profile: Profile,
+                  unjudged: bool = True) -> bool:
     """Whether ``face``, read as the logo tile, may be that tile: read so at least ``profile.logo_sure``, or
     with a tile's shape where it lies (its fit to what the other faces read surely predict, at least
-    ``profile.gap_fit``), or where fewer than two of them predict nothing (a hand of a tile or two: a logo
-    tile there, read in part, is likelier than a score card). Score cards with a round print were read as the
-    logo tile 0.88 to 0.97 surely in the tuning and fresh photos, and 997 of the 999 logo tiles read there
-    from 0.985 (the other two of a tile's shape, fitting 0.94 and 0.98)."""
+    ``profile.gap_fit``), or, if ``unjudged``, where fewer than two of them predict nothing (a hand of a tile
+    or two: a logo tile there, read in part, is likelier than a score card). Score cards with a round print
+    were read as the logo tile 0.88 to 0.97 surely in the tuning and fresh photos, and 997 of the 999 logo tiles
+    read there from 0.985 (the other two of a tile's shape, fitting 0.94 and 0.98)."""
     if face.logo_score >= profile.logo_sure:
         return True
     fit = _fit_by_others(face, sure, profile)
-    return fit is None or fit >= profile.gap_fit
+    return unjudged if fit is None else fit >= profile.gap_fit
 
 
 def _fit_by_others(face: FaceReading, sure: list[np.ndarray], profile: Profile) -> float | None:

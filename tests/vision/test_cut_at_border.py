@@ -62,3 +62,22 @@ def test_no_look_at_a_peak_on_a_whole_face_and_a_cut_tile_named_once(monkeypatch
     named = FaceReading(CUT + [2, 0], 0.99, (peaks(0), peaks(2)), 0.0, 0.5)  # found by the scan itself
     reading = assemble(Faces(TILES + [named], WIDTH, HEIGHT, [CUT]), Profile())
     assert sum("cut off" in w for w in reading.warnings) == 1
+
+
+
+def test_the_logo_tile_read_whole_with_a_corner_on_the_border_is_named_as_cut_off():
+    # its emblem or word mark reads as a whole tile of its own, so its part inside shows no sign of the rest
+    def logo(x: float) -> FaceReading:
+        return FaceReading(geo.quad_of((x, 450), 0.3, 160, 80), 0.99, ((), ()), 0.999, 0.5)  # turned a little
+
+    reading = assemble(Faces(TILES + [logo(89.0)], WIDTH, HEIGHT), Profile())  # one corner 1 pixel from x = 0
+    assert [t.pips for t in reading.tiles] == [(2, 3), (4, 1), (6, 5)]
+    assert len(reading.warnings) == 1 and "cut off by the left border" in reading.warnings[0]
+    assert (0, 0) in [t.pips for t in assemble(Faces(TILES + [logo(120.0)], WIDTH, HEIGHT), Profile()).tiles]
+    # a tile with pips there is read: of the parts of a tile cut off, only the logo's look whole
+    pips = read_face(logo(89.0).corners, (3, 3))
+    assert (3, 3) in [t.pips for t in assemble(Faces(TILES + [pips], WIDTH, HEIGHT), Profile()).tiles]
+    # nor is a face read as the logo with doubt named as one cut off (a speck at the border): it is marked to check
+    doubtful = FaceReading(logo(89.0).corners, 0.99, ((), ()), 0.7, 0.5)
+    warnings = assemble(Faces(TILES + [doubtful], WIDTH, HEIGHT), Profile()).warnings
+    assert len(warnings) == 1 and "check it" in warnings[0]

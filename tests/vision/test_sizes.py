@@ -172,7 +172,7 @@ def test_the_logo_tile_read_as_surely_as_no_card_is_never_too_large():
     # close to the camera the logo tile is far larger than the tiles around it predict; read as the logo
     # 0.99 surely it is one tile (no patch across two is read so), read so 0.9 surely it may be one
     def logo(score: float) -> FaceReading:
-        return replace(_face(1120, 850, 400, pips=(0, 0), width=200), logo_score=score)
+        return replace(_face(1120, 820, 400, pips=(0, 0), width=200), logo_score=score)  # inside the photo
 
     faces = _steep_photo()[:-1]
     sure = assemble(Faces(faces + [logo(0.99)], 1400, 1000), Profile())

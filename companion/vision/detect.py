@@ -1,7 +1,7 @@
 """Find where tiles lie: the detector network on the photo reduced to ``profile.detect_side`` pixels.
 
-Entry points: ``find_candidates(image_bgr, profile, side=None, border=None) -> list[Candidate]``, each a tile's rough
-frame (centre, long axis, length, width, in ``image_bgr``'s pixels) and the detector's score, best first;
+Entry points: ``find_candidates(image_bgr, profile, side=None, border=None, weak=None) -> list[Candidate]``, each
+a tile's rough frame (centre, long axis, length, width, in ``image_bgr``'s pixels) and the detector's score, best first;
 ``finer_side(candidates, image_side, profile)``, the side at which to look again when the tiles found are
 small for the detector (it places small faces loosely), or None; ``busy_region(candidates, width,
 height)``, where to look again; ``merged(fine, coarse)``. The network
@@ -52,12 +52,13 @@ def _network_input(image_bgr: np.ndarray, s: float) -> np.ndarray:
 
 def find_candidates(image_bgr: np.ndarray, profile: Profile, side: int | None = None,
                     region: tuple[int, int, int, int] | None = None,
-                    border: list[Candidate] | None = None) -> list[Candidate]:
+                    border: list[Candidate] | None = None, weak: list[Candidate] | None = None) -> list[Candidate]:
     """Every place the detector sees a tile face, best first, with the photo scaled to ``side`` pixels on its
     longer side (default ``profile.detect_side``), looking only inside ``region`` (x0, y0, x1, y1) if given.
     Into ``border``, if given, go the places along the photo's border where its heat has a peak below
     ``profile.detect_threshold`` but at least ``profile.border_heat``: a face cut off by the border with its
-    centre beyond it, which the detector was not taught to mark, shows so."""
+    centre beyond it, which the detector was not taught to mark, shows so. Into ``weak``, if given, go the
+    other places where it has such a peak of at least ``profile.weak_heat``."""
     s = (side or profile.detect_side) / max(image_bgr.shape[:2])
     x0, y0, x1, y1 = region or (0, 0, image_bgr.shape[1], image_bgr.shape[0])
     small = _network_input(image_bgr[y0:y1, x0:x1], s)
@@ -65,13 +66,17 @@ def find_candidates(image_bgr: np.ndarray, profile: Profile, side: int | None = 
     heat = sigmoid(maps[0])
     peak = cv2.dilate(heat, np.ones((3, 3), np.uint8))
     found = _candidates(maps, np.nonzero((heat >= peak) & (heat >= profile.detect_threshold)), heat, s, x0, y0)
+    rows, cols = -(-round((y1 - y0) * s) // STRIDE), -(-round((x1 - x0) * s) // STRIDE)  # the photo's cells
+    low = (heat >= peak) & (heat < profile.detect_threshold)
     if border is not None and profile.border_heat:
-        rows, cols = -(-round((y1 - y0) * s) // STRIDE), -(-round((x1 - x0) * s) // STRIDE)  # the photo's cells
         edge = np.zeros_like(heat, bool)
         edge[:rows, :cols] = True
         edge[1:rows - 1, 1:cols - 1] = False
-        low = (heat >= peak) & edge & (heat >= profile.border_heat) & (heat < profile.detect_threshold)
-        border.extend(_candidates(maps, np.nonzero(low), heat, s, x0, y0))
+        border.extend(_candidates(maps, np.nonzero(low & edge & (heat >= profile.border_heat)), heat, s, x0, y0))
+    if weak is not None and profile.weak_heat:
+        inner = np.zeros_like(heat, bool)
+        inner[1:rows - 1, 1:cols - 1] = True
+        weak.extend(_candidates(maps, np.nonzero(low & inner & (heat >= profile.weak_heat)), heat, s, x0, y0))
     return found
 
 

@@ -146,6 +146,13 @@ class Profile:
     # surely, cut off, is named in a warning
     border_heat: float = 0.05
     border_tile_sure: float = 0.98
+    # where at least ``weak_tiles`` whole faces are read, a peak of the detector's heat this high, below
+    # ``detect_threshold``, on no face read and within ``weak_near`` tile lengths of a whole face's centre, is looked
+    # at as a candidate left unread beside a face is (0: not looked at): the peak of a tile staggered against a
+    # neighbour merges into the neighbour's
+    weak_heat: float = 0.08
+    weak_tiles: int = 12
+    weak_near: float = 1.5
     # a face read with doubt as a tile another face reads more surely is left out (named in a warning) where the
     # reader is less sure than this that it is a whole tile
     twin_tile_sure: float = 0.98
@@ -224,7 +231,7 @@ class Profile:
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
                     "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
                     "straddle_sides", "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below",
-                    "border_heat", "border_tile_sure", "twin_tile_sure"):
+                    "border_heat", "border_tile_sure", "twin_tile_sure", "weak_heat"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:
@@ -248,6 +255,9 @@ class Profile:
         if profile.impossible_confidence >= profile.doubt_below:
             raise ProfileError("profile field 'impossible_confidence' must be below 'doubt_below': "
                                f"{profile.impossible_confidence!r}, {profile.doubt_below!r}")
+        if profile.weak_tiles < 0 or profile.weak_near < 0:
+            raise ProfileError("profile fields 'weak_tiles' and 'weak_near' must not be negative: "
+                               f"{profile.weak_tiles!r}, {profile.weak_near!r}")
         if profile.settled_px < 0:
             raise ProfileError(f"profile field 'settled_px' must not be negative: {profile.settled_px!r}")
         if profile.tile_aspect < 1:

@@ -98,3 +98,22 @@ def test_weak_peaks_at_the_border_are_kept_apart_as_tiles_cut_off(monkeypatch):
     none: list[Candidate] = []
     detect.find_candidates(image, replace(profile, border_heat=0.0), border=none)
     assert none == []
+
+
+def test_weak_peaks_inside_the_photo_are_kept_apart_too(monkeypatch):
+    from companion.vision import detect
+
+    heat = np.full((24, 32), 0.01, np.float32)  # a 96 x 128 photo, at its own size
+    heat[10, 15] = 0.9  # a tile
+    heat[6, 6] = 0.1  # weak, inside
+    heat[18, 20] = 0.06  # weaker than weak_heat
+    heat[0, 5] = 0.1  # weak, on the top border: a tile cut off, not one of these
+    monkeypatch.setattr(detect, "network", lambda name: _Maps(heat))
+    image = np.zeros((96, 128, 3), np.uint8)
+    profile = Profile(detect_side=128)
+    weak: list[Candidate] = []
+    found = detect.find_candidates(image, profile, weak=weak)
+    assert len(found) == 1 and np.allclose([c.centre for c in weak], [4 * np.array([6, 6]) + 1.5])
+    none: list[Candidate] = []
+    detect.find_candidates(image, replace(profile, weak_heat=0.0), weak=none)
+    assert none == []

@@ -131,6 +131,8 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"border_heat": 1.2}, "border_heat"),
                                          ({"border_tile_sure": -0.1}, "border_tile_sure"),
                                          ({"set_missing_most": -1}, "set_missing_most"),
+                                         ({"weak_heat": 1.5}, "weak_heat"), ({"weak_tiles": -1}, "weak_tiles"),
+                                         ({"weak_near": -0.5}, "weak_near"),
                                          ({"lone_pip_off": -0.3}, "lone_pip_off")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):

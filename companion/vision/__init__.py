@@ -184,8 +184,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _unstraddled(pyramid, faces, profile, looked)
     faces = _split_in_two(pyramid, faces, _held_off_centre(frames, read, faces, profile), profile)
     orphans, beside_orphans = _orphans(frames, read, faces, profile)
-    faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile,
-                    _at_weak_peaks(_frames(weak, source_scale), faces, profile))
+    faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile, _frames(weak, source_scale))
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
     faces = _resplit(pyramid, faces, profile)  # (a face that filled a gap may read a tile read already)
     faces = _halved(pyramid, faces, profile)
@@ -849,19 +848,17 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
     return alone, beside
 
 
-def _at_weak_peaks(frames: list[tuple[np.ndarray, float, float, float]], faces: list[FaceReading],
+def _at_weak_peaks(frames: list[tuple[np.ndarray, float, float, float]], faces: list[FaceReading], plane: Plane,
                    profile: Profile) -> list[np.ndarray]:
     """Where at least ``profile.weak_tiles`` whole faces are read, the outlines the plane predicts at the detector's
     weak peaks (``frames``, see ``find_candidates``) that lie on no face and within ``profile.weak_near`` tile lengths
-    of a whole face's centre, along the detector's axis and along and across the nearest face read surely: guesses
-    for ``_filled`` to look through (a tile found there must be read surely, as in a gap). Where tiles crowd, a tile
-    staggered against a neighbour leaves a peak of its own far weaker than a tile's, its heat merged into the
-    neighbour's; of the crowds' missed tiles in 3,450 photos, about half had such a peak on them."""
+    of a whole face's centre, along the detector's axis and along and across the nearest face read surely
+    (``plane``'s): guesses for ``_filled`` to look through, where a tile found must be read surely however surely
+    it is whole (the detector all but missed it: planks beside a line of play are read as whole tiles there).
+    Where tiles crowd, a tile staggered against a neighbour leaves a peak of its own far weaker than a tile's, its
+    heat merged into the neighbour's; of the crowds' missed tiles in 3,450 photos, about half had such a peak."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
-    if len(whole) < max(profile.weak_tiles, 1):
-        return []
-    plane = Plane(_judged(faces, profile)[0])
-    if len(plane.sure) < 2:  # nothing predicts an outline
+    if len(whole) < max(profile.weak_tiles, 1) or len(plane.sure) < 2:  # (too few sure faces predict nothing)
         return []
     centres = np.array([geo.centre_of(f.corners) for f in whole])
     reach = profile.weak_near * np.array([geo.frame_of(f.corners)[2] for f in whole])
@@ -887,7 +884,7 @@ def _under(point: np.ndarray, faces: list[FaceReading]) -> list[FaceReading]:
 
 
 def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray], beside: list[np.ndarray],
-            profile: Profile, weak: list[np.ndarray] = ()) -> list[FaceReading]:
+            profile: Profile, weak: list[tuple[np.ndarray, float, float, float]] = ()) -> list[FaceReading]:
     """``faces`` and the tiles found in the gaps of rows, beyond the ends of lines and rows, and where the
     reader lost a candidate: between two whole tiles end to end or side by side with room for one or two
     more (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile
@@ -900,13 +897,13 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     along and across (``profile.shift_along``, ``profile.shift_across``), and through the outlines along the
     nearest sure face's axis and across it (the detector's axis may be askew, and a face seen steeply is read
     only from a look along it); ``beside`` a face a candidate left
-    unread lay on (see ``_orphans``), a look through the outline they predict there; and through the ``weak``
-    outlines (at the detector's weak peaks where tiles crowd, see ``_at_weak_peaks``). A look that is a whole tile,
-    sure of its pips (a gap, a half, a line's end or a weak peak is a guess, unless the reader is as sure it is a
-    whole tile as ``profile.guess_tile_sure``; at an orphan, where the detector saw a tile, at least
-    ``profile.candidate_confidence``), settled (a whole tile not yet settled is looked at once more), and of a
-    tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``, at an orphan
-    ``profile.candidate_fit``) is a face the detector
+    unread lay on (see ``_orphans``), a look through the outline they predict there; and where tiles crowd, at
+    the detector's ``weak`` peaks (frames), through the outlines ``_at_weak_peaks`` gives. A look that is a whole
+    tile, sure of its pips (a gap, a half or a line's end is a guess, unless the reader is as sure it is a whole
+    tile as ``profile.guess_tile_sure``; a weak peak is a guess without that exception; at an orphan, where the
+    detector saw a tile, at least ``profile.candidate_confidence``), settled (a whole tile not yet settled is
+    looked at once more), and of a tile's shape there (its fit to the plane's prediction at least
+    ``profile.gap_fit``, at an orphan ``profile.candidate_fit``) is a face the detector
     or the reader missed if it lies on no other tile; if it lies on one face only, fits at least
     ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
     of its pips, it replaces that face (an outline across this tile and the next). Where a look found or replaced
@@ -925,8 +922,10 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     looked = list(places)
     places.extend(_halves_of_two(faces, plane, profile))
     places.extend(_across_a_junction(faces, plane, profile))
-    places.extend(weak)
+    at_weak = _at_weak_peaks(list(weak), faces, plane, profile)
+    places.extend(at_weak)
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
+    strict = [False] * (guesses - len(at_weak)) + [True] * len(at_weak)  # (the detector all but missed these)
     for quad in orphans:
         outline = plane.outline(quad, profile.tile_aspect)
         if outline is not None:  # (the detector's centre may lie off the tile, toward the neighbour its looks took)
@@ -936,7 +935,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
             places.append(quad)
     places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in beside) if o is not None)
 
-    found = _found_at(pyramid, list(faces), places, guesses, plane, profile)
+    found = _found_at(pyramid, list(faces), places, guesses, plane, profile, strict)
     before = faces
     for _ in range(profile.end_rounds if profile.end_touch else 0):  # a tile found may lead to another
         if len(found) == len(before) and all(a is b for a, b in zip(found, before)):
@@ -1027,10 +1026,11 @@ def _doubles(faces: list[FaceReading], profile: Profile) -> list[bool]:
 
 
 def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarray], guesses: int,
-              plane: Plane, profile: Profile) -> list[FaceReading]:
+              plane: Plane, profile: Profile, strict: list[bool] = ()) -> list[FaceReading]:
     """``found`` and what the looks through ``places`` find, as ``_filled`` tells (``plane``: what the faces
     read surely predict); the first ``guesses`` places are guesses (gaps, the ends of lines), taken in turn, the
-    others where the detector saw a tile, taken surest first. A look the reader is less sure is whole (from
+    others where the detector saw a tile, taken surest first; a guess marked ``strict`` must be read surely
+    however surely it is a whole tile. A look the reader is less sure is whole (from
     ``profile.shaped_tile_threshold``) counts as whole where ``assemble`` would keep it: of a tile's shape there
     (``profile.shaped_fit``), its pips read surely. A place on two whole faces, or on one that fits the plane
     too closely to be replaced, takes no look."""
@@ -1042,17 +1042,19 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     # (a look replaces a face it fits better by ``fit_margin``)
     free = [not on or len(on) == 1 and (unjudged or fit(on[0]) + profile.fit_margin < 1.0)
             for on in _faces_on(places, whole, profile.same_face_overlap)]
+    strict = [k < len(strict) and strict[k] for k, ok in enumerate(free) if ok]
     places, guesses = [q for q, ok in zip(places, free) if ok], sum(free[:guesses])
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
     looks = [_one_look_more(pyramid, face, profile) for face in looks]  # (a guess far off takes more looks)
-    return _taken(found, looks, guesses, plane, profile, fit)
+    return _taken(found, looks, guesses, plane, profile, fit, strict)
 
 
 def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, plane: Plane, profile: Profile,
-           fit: Callable[[FaceReading], float] | None = None) -> list[FaceReading]:
+           fit: Callable[[FaceReading], float] | None = None, strict: list[bool] = ()) -> list[FaceReading]:
     """``found`` (changed in place) and the ``looks`` that are tiles it missed, or that take the place of a face
-    of it, as ``_filled`` tells; the first ``guesses`` looks are guesses, the others where the detector saw a tile.
-    ``fit``: ``_fit_to(plane, profile)``, if made already."""
+    of it, as ``_filled`` tells; the first ``guesses`` looks are guesses, the others where the detector saw a tile;
+    a guess marked ``strict`` must be read surely however surely it is a whole tile. ``fit``: ``_fit_to(plane,
+    profile)``, if made already."""
     fit = fit or _fit_to(plane, profile)
     # with fewer than two faces read surely nothing tells a tile's shape: where the detector saw a tile, a look
     # is judged on its reading alone (read surely), and takes the place of a face read with doubt only
@@ -1065,7 +1067,8 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
         alone = unjudged and n >= guesses
         face_fit = 1.0 if alone else fit(face)
         # a guess must be read surely, unless it is surely a whole tile; where the detector saw a tile, less surely
-        floor = (0.0 if face.tile_score >= profile.guess_tile_sure else profile.doubt_below) if n < guesses \
+        lenient = face.tile_score >= profile.guess_tile_sure and not (n < len(strict) and strict[n])
+        floor = (0.0 if lenient else profile.doubt_below) if n < guesses \
             else profile.doubt_below if alone else profile.candidate_confidence
         # a look the reader is less sure is whole is a tile all the same where step 4 would keep it: of a tile's
         # shape there, its pips read surely

@@ -1,8 +1,8 @@
 """Find where tiles lie: the detector network on the photo reduced to ``profile.detect_side`` pixels.
 
 Entry points: ``find_candidates(image_bgr, profile, side=None, border=None, weak=None) -> list[Candidate]``, each
-a tile's rough frame (centre, long axis, length, width, in ``image_bgr``'s pixels) and the detector's score, best first;
-``finer_side(candidates, image_side, profile)``, the side at which to look again when the tiles found are
+a tile's rough frame (centre, long axis, length, width, in ``image_bgr``'s pixels) and the detector's score, best
+first; ``finer_side(candidates, image_side, profile)``, the side at which to look again when the tiles found are
 small for the detector (it places small faces loosely), or None; ``busy_region(candidates, width,
 height)``, where to look again; ``merged(fine, coarse)``. The network
 marks the centre of every tile face it sees (a heat map at a quarter of its input) and, at each centre,

@@ -148,8 +148,8 @@ class Profile:
     border_tile_sure: float = 0.98
     # where at least ``weak_tiles`` whole faces are read, a peak of the detector's heat this high, below
     # ``detect_threshold``, on no face read and within ``weak_near`` tile lengths of a whole face's centre, is looked
-    # at as a candidate left unread beside a face is (0: not looked at): the peak of a tile staggered against a
-    # neighbour merges into the neighbour's
+    # at through the plane's outlines there, and a tile found there must be read surely (0: not looked at): the peak
+    # of a tile staggered against a neighbour merges into the neighbour's
     weak_heat: float = 0.08
     weak_tiles: int = 12
     weak_near: float = 1.5

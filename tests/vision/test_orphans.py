@@ -173,24 +173,25 @@ def test_no_look_goes_through_a_place_where_it_could_neither_be_new_nor_replace_
     assert [id(q) for q in looked] == [id(on_wide), id(free)]
 
 
-def test_where_tiles_crowd_a_weak_peak_beside_them_is_looked_at_as_a_candidate_left_unread(monkeypatch):
+def test_where_tiles_crowd_a_weak_peak_beside_them_is_looked_at_and_a_tile_there_must_be_read_surely(monkeypatch):
     # a tile staggered against its neighbours: the detector's peak of it merged into theirs, leaving a weak one
     pips = [(0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (0, 6), (1, 2), (1, 3)]
     crowd = TABLE + [read_face(_tile(200 + 400 * (k % 4), 700 + 200 * (k // 4)), pips[k]) for k in range(8)]
     peak = _frame(600, 500, np.radians(35))  # on no face, beside the table's tiles; its axis askew
     profile = replace(Profile(), weak_tiles=12)
-    places = vision._at_weak_peaks([peak], crowd, profile)
+    plane = vision.Plane(vision._judged(crowd, profile)[0])
+    places = vision._at_weak_peaks([peak], crowd, plane, profile)
     assert len(places) == 3  # along the detector's own axis, and along and across the nearest sure face
     monkeypatch.setattr(vision, "read_outlines", _reader([(_tile(600, 500), (6, 4))]))
-    filled = vision._filled(None, list(crowd), [], [], profile, places)
+    filled = vision._filled(None, list(crowd), [], [], profile, [peak])
     assert len(filled) == len(crowd) + 1 and vision.count_pips(filled[-1], profile).pips == (6, 4)
-    # a guess there as in a gap: a look read with doubt, not surely whole either, is no tile (a deck's planks)
-    planks = replace(read_face(_tile(600, 500), (2, 0), heat=0.7), tile_score=0.9)  # read 0.4 surely
+    # the detector all but missed it: a look read with doubt is no tile there, however surely whole (a deck's planks)
+    planks = replace(read_face(_tile(600, 500), (2, 0), heat=0.7), tile_score=0.995)  # read 0.4 surely
     monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
         replace(planks, corners=q) if geo.iou(q, planks.corners) > 0.9 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0)
         for q in quads])
-    assert len(vision._filled(None, list(crowd), [], [], profile, places)) == len(crowd)
+    assert len(vision._filled(None, list(crowd), [], [], profile, [peak])) == len(crowd)
     # not where fewer tiles are read (a weak peak there is likelier grass), nor far from them, nor on a face
-    assert vision._at_weak_peaks([peak], crowd, replace(profile, weak_tiles=13)) == []
-    assert vision._at_weak_peaks([_frame(600, 2500, 0.0)], crowd, profile) == []
-    assert vision._at_weak_peaks([_frame(600, 100, 0.0)], crowd, profile) == []
+    assert vision._at_weak_peaks([peak], crowd, plane, replace(profile, weak_tiles=13)) == []
+    assert vision._at_weak_peaks([_frame(600, 2500, 0.0)], crowd, plane, profile) == []
+    assert vision._at_weak_peaks([_frame(600, 100, 0.0)], crowd, plane, profile) == []

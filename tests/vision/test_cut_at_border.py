@@ -64,7 +64,6 @@ def test_no_look_at_a_peak_on_a_whole_face_and_a_cut_tile_named_once(monkeypatch
     assert sum("cut off" in w for w in reading.warnings) == 1
 
 
-
 def test_the_logo_tile_read_whole_with_a_corner_on_the_border_is_named_as_cut_off():
     # its emblem or word mark reads as a whole tile of its own, so its part inside shows no sign of the rest
     def logo(x: float) -> FaceReading:

@@ -331,14 +331,20 @@ def read_faces(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, fl
     ``profile.second_look_floor``).
 
     A frame left unread for a first look's outline that the later looks of its face moved off it (a first
-    look can take in a neighbour) is read after all, unless it lies on a face read."""
+    look can take in a neighbour) is read after all, unless it lies on a face read; that reading is dropped
+    where it overlaps a whole face read (more than ``profile.same_face_overlap`` of the smaller: the look took
+    in the neighbour again) or lies on any face read that much (a small face read as no tile, such as a sliver
+    of the neighbour's end, lying partly on a whole tile does not hide the tile)."""
     out: list[FaceReading | None] = [None] * len(frames)
     _read_frames(pyramid, frames, list(range(len(frames))), profile, out)
     read = [face.corners for face in out if face is not None]
+    whole = [face.corners for face in out if face is not None and face.tile_score >= profile.tile_threshold]
     orphans = [k for k in range(len(frames)) if out[k] is None and not any(_inside(frames[k][0], q) for q in read)]
     _read_frames(pyramid, frames, orphans, profile, out)
     for k in orphans:  # (its first look may take in the neighbour again; its last look tells)
-        if out[k] is not None and any(geo.overlap(out[k].corners, q) > profile.same_face_overlap for q in read):
+        if out[k] is not None and (
+                any(geo.overlap(out[k].corners, q) > profile.same_face_overlap for q in whole)
+                or any(geo.inside(out[k].corners, q) > profile.same_face_overlap for q in read)):
             out[k] = None
     return out
 

@@ -62,3 +62,37 @@ def test_a_look_nearly_square_on_is_looked_at_again_unless_read_surely(monkeypat
     assert _looks(monkeypatch, 3.0, tile=0.6)[0] == looks  # not surely a whole tile
     assert _looks(monkeypatch, 3.0, pip_heat=0.55)[0] == looks  # its pips faint: in doubt
     assert _looks(monkeypatch, 6.0)[0] == looks  # beyond sure_square_on_px
+
+
+def _orphan_read(monkeypatch, small_tile: float, small: np.ndarray) -> read.FaceReading | None:
+    """What ``read_faces`` keeps for a frame left unread by the first looks (taken for a second outline of
+    the face at frame 1, ``small``, read ``small_tile`` a whole tile) and read after all as a whole 2-2."""
+    tile = geo.quad_of(*FRAME)
+    calls = []
+
+    def read_frames(pyramid, frames, which, profile, out):
+        calls.append(list(which))
+        for k in which:
+            if len(calls) == 1 and k == 1:
+                out[k] = read.FaceReading(small, small_tile, ((), ()))
+            elif len(calls) == 2:
+                out[k] = read.FaceReading(tile, 1.0, ((), ()))
+
+    monkeypatch.setattr(read, "_read_frames", read_frames)
+    second = (geo.centre_of(small), 0.0, 60.0, 30.0)
+    out = read.read_faces(_Photo(), [FRAME, second], Profile())
+    assert calls == [[0, 1], [0]]
+    return out[0]
+
+
+def test_a_frame_read_after_all_is_not_hidden_by_a_sliver_read_as_no_tile(monkeypatch):
+    # a sliver at the tile's end (60 x 30 photo pixels, half of it on the tile 160 x 80), read as no whole tile
+    sliver = geo.quad_of(np.array([390.0, 200.0]), 0.0, 60.0, 30.0)
+    assert _orphan_read(monkeypatch, 0.45, sliver) is not None
+    assert _orphan_read(monkeypatch, 0.95, sliver) is None  # a whole face there: the look took it in again
+
+
+def test_a_frame_read_after_all_that_lies_on_a_face_read_is_dropped(monkeypatch):
+    # a face read as no tile, beside the frame's centre, that takes in near half of the tile
+    wide = geo.quad_of(np.array([405.0, 200.0]), 0.0, 200.0, 100.0)
+    assert _orphan_read(monkeypatch, 0.45, wide) is None

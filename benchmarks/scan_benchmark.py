@@ -211,6 +211,20 @@ def doubt_line(results: list[PhotoResult], doubt_below: float) -> str:
             f"{extra_doubted} of {extra} readings of no labelled whole tile, {right_doubted} of {right} right readings")
 
 
+def says_so_line(results: list[PhotoResult], doubt_below: float) -> str:
+    """Whether a photo read wrong says so: a tile marked for checking (confidence below ``doubt_below``) or a
+    warning other than a cut tile's. A tile missed has no confidence of its own, so this is the figure that
+    tells whether a user is warned of it; against it, the exact photos that say so for nothing."""
+    def says_so(r: PhotoResult) -> bool:
+        scan = r.scan  # type: ignore[attr-defined]
+        return any(t["confidence"] < doubt_below for t in scan.get("tiles", [])) or any(
+            not CUT_WARNING.search(w) for w in scan.get("warnings", []))
+    wrong = [r for r in results if not r.exact and r.error is None]
+    exact = [r for r in results if r.exact]
+    return (f"photos that say so (a tile marked for checking, or a warning but a cut tile's), fresh: "
+            f"{sum(map(says_so, wrong))} of {len(wrong)} not exact, {sum(map(says_so, exact))} of {len(exact)} exact")
+
+
 CUT_WARNING = re.compile(r"cut off by .*?near x=(\d+), y=(\d+)")
 
 
@@ -487,6 +501,7 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(f"real photos: none at {args.real}")
     if args.fresh > 0:
         print("\n" + doubt_line(fresh, profile.doubt_below))
+        print(says_so_line(fresh, profile.doubt_below))
         print(cut_line(fresh))
     big = [r for r in everything if r.width * r.height >= BIG_PIXELS and r.error is None]
     if big:

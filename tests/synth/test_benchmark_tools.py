@@ -179,6 +179,17 @@ def test_the_stage_timings_take_a_folder_for_its_photos(tmp_path):
     assert stages_tool.big_photos(args) == [("a.jpg", b"a.jpg"), ("b.jpg", b"b.jpg"), ("b.jpg", b"b.jpg")]
 
 
+def test_the_least_a_scan_takes_is_its_parts_against_the_decoding():
+    stages_tool = _load("scan_stages")
+    photo = min((ROOT / "sample_images").glob("*.jpg"), key=lambda p: p.stat().st_size).read_bytes()
+    parts = stages_tool.least_scan(photo, 1)
+    assert len(parts) == 4 and all(t > 0 for t in parts)
+    line = stages_tool.least_line([(0.010, 0.008, 0.002, 0.030), (0.012, 0.010, 0.004, 0.034)], None)
+    assert "= 23.0 ms" in line and "bare decoding: 48.0 ms" in line and "already mapped" not in line
+    assert stages_tool.least_line([(0.010, 0.008, 0.002, 0.030)], 0.02).endswith("already mapped "
+                                                                                  "(glibc keeping large blocks): 30.0 ms")
+
+
 def test_the_figures_name_the_machine_and_libraries_they_were_measured_with(bench):
     import cv2
     import numpy as np
@@ -188,3 +199,22 @@ def test_the_figures_name_the_machine_and_libraries_they_were_measured_with(benc
     assert line.startswith("machine: ")
     for version in (np.__version__, cv2.__version__, onnxruntime.__version__):
         assert version in line
+
+
+def test_a_photo_read_wrong_says_so_by_a_doubted_tile_or_a_warning_but_a_cut_tiles(bench):
+    label = {"tiles": [{"pips": [6, 4], "corners": SQUARE, "partial": False},
+                       {"pips": [2, 1], "corners": OTHER, "partial": False}]}
+    cut = "a tile cut off by the left border of the photo (near x=0, y=120, middle left) was left out"
+
+    def result(tiles, warnings):
+        r = bench.compare(label, {"tiles": tiles, "warnings": warnings}, "x")
+        r.scan = {"tiles": tiles, "warnings": warnings}
+        return r
+
+    missed_silently = result([_det([6, 4], SQUARE)], [cut])
+    missed_warned = result([_det([6, 4], SQUARE)], ["tile 1 (6|4) is hard to read; check it"])
+    misread_doubted = result([_det([6, 4], SQUARE), dict(_det([2, 2], OTHER), confidence=0.3)], [])
+    exact_doubted = result([_det([6, 4], SQUARE), dict(_det([2, 1], OTHER), confidence=0.3)], [])
+    exact = result([_det([6, 4], SQUARE), _det([2, 1], OTHER)], [cut])
+    line = bench.says_so_line([missed_silently, missed_warned, misread_doubted, exact_doubted, exact], 0.5)
+    assert line.endswith("2 of 3 not exact, 1 of 2 exact")

@@ -11,7 +11,9 @@ from the faces read surely around it, and a face read with doubt far from that o
 through it (and, where its pips are in doubt, through it moved and turned, and along or across the nearest
 sure face); where a whole face reads a tile another face holds too and lies side by side with a whole
 face, the square the two make is read split the other way (two faces across two tiles, each half on
-another; again once the gaps are filled, whose faces may read a tile held already); a face read as a
+another; again once the gaps are filled, whose faces may read a tile held already; and where two of the
+detector's guesses side by side are read as no tile, which it makes of two tiles side by side seen as two laid
+across them); a face read as a
 double half a tile short of a line's next face, or any face half a tile short of a double laid crosswise in
 a line (an outline across two tiles end to end), is looked at half a tile each way along it, and again
 while such looks find tiles; where two tiles in a row leave room for a tile between them and none was read,
@@ -183,6 +185,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     looked: list[FaceReading] = []  # the faces looked along as straddles, or found so
     faces = _unstraddled(pyramid, faces, profile, looked)
     faces = _split_in_two(pyramid, faces, _held_off_centre(frames, read, faces, profile), profile)
+    faces = _unread_pair(pyramid, faces, frames, read, profile)
     orphans, beside_orphans = _orphans(frames, read, faces, profile)
     faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile, _frames(weak, source_scale))
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
@@ -603,6 +606,42 @@ def _resplit(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> li
             faces.append(pair[1])
             gone.add(j)
     return [face for n, face in enumerate(faces) if n not in gone]
+
+
+def _unread_pair(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[np.ndarray, float, float, float]],
+                 read: list[FaceReading | None], profile: Profile) -> list[FaceReading]:
+    """``faces`` and two tiles side by side where the detector saw them as two tiles laid across them: two of its
+    ``frames`` side by side (``side_by_side``), neither read as a whole tile (``read``) nor lying on a whole face,
+    looked at through the square they make split the other way (``split_the_other_way``). The looks are kept if
+    both are whole tiles, settled (they may take one look more), read surely (``profile.doubt_below``), two
+    tiles read nowhere else, not on each other and on no whole face; faces read as no tile that lie on them
+    give way."""
+    whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
+    unread = [geo.quad_of(*frame) for frame, face in zip(frames, read)
+              if (face is None or face.tile_score < profile.tile_threshold)
+              and not _under(frame[0], whole)]
+    turn = np.radians(profile.gap_turn_deg)
+    pairs = [(a, b) for i, a in enumerate(unread) for b in unread[i + 1:]
+             if side_by_side(a, b, profile.gap_slack, turn, profile.tile_aspect)]
+    if not pairs:
+        return faces
+    across = [q for a, b in pairs for q in split_the_other_way(a, b)]
+    looks = [_one_look_more(pyramid, face, profile)
+             for face in read_outlines(pyramid, across, profile, floor=profile.tile_threshold)]
+    faces = list(faces)
+    for n in range(len(pairs)):
+        pair = looks[2 * n:2 * n + 2]
+        counts = [count_pips(face, profile) for face in pair]
+        held = {tuple(sorted(count_pips(f, profile).pips)) for f in faces if f.tile_score >= profile.tile_threshold}
+        new = [tuple(sorted(c.pips)) for c in counts]
+        if new[0] != new[1] and not held & set(new) and all(
+                face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
+                c.confidence >= profile.doubt_below and not _on_another(face, -1, faces, profile)
+                for face, c in zip(pair, counts)) and \
+                geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap:
+            faces = [f for f in faces if f.tile_score >= profile.tile_threshold or not any(
+                geo.overlap(f.corners, p.corners) > profile.same_face_overlap for p in pair)] + pair
+    return faces
 
 
 def _along_the_nearest(plane: Plane, corners: np.ndarray, aspect: float) -> list[np.ndarray]:

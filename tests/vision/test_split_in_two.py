@@ -189,3 +189,30 @@ def test_a_face_read_as_no_whole_tile_across_two_tiles_end_to_end_is_looked_at_h
     longer = FaceReading(geo.quad_of((380, 500), 0.0, 2 * LENGTH, WIDTH), 0.3, across.peaks, 0.0, 0.5)
     for face in (ACROSS_THE_ENDS, FaceReading(across.corners, 0.01, across.peaks, 0.0, 0.5), doubt, longer):
         assert vision._across_a_junction([face], plane, Profile()) == []
+
+
+def _across(x: float) -> tuple[np.ndarray, float, float, float]:
+    """A guess laid across the two tiles side by side (over both their halves at ``x``)."""
+    return np.array([x, 540.0]), np.pi / 2, LENGTH, WIDTH
+
+
+def test_two_guesses_laid_across_two_tiles_side_by_side_are_read_split_the_other_way(monkeypatch):
+    monkeypatch.setattr(vision, "read_outlines", _reader(SIDE_BY_SIDE))
+    frames = [_across(260), _across(340)]
+    unread = [None, FaceReading(geo.quad_of(*frames[1]), 0.2, ((), ()))]  # read as no tile
+    found = vision._unread_pair(None, TABLE + unread[1:], frames, unread, Profile())
+    assert found[:4] == TABLE and _pips(found[4:]) == [(3, 6), (4, 5)]  # the face read as no tile gave way
+    assert all(any(np.allclose(f.corners, t) for f in found[4:]) for t, _ in SIDE_BY_SIDE)
+
+
+def test_two_guesses_side_by_side_give_way_only_to_two_tiles_read_surely_nowhere_else(monkeypatch):
+    frames = [_across(260), _across(340)]
+    monkeypatch.setattr(vision, "read_outlines", _reader(SIDE_BY_SIDE[:1]))  # one look sees no tile
+    assert vision._unread_pair(None, TABLE, frames, [None, None], Profile()) == TABLE
+    monkeypatch.setattr(vision, "read_outlines", _reader(SIDE_BY_SIDE))
+    held = TABLE + [read_face(_tile(900, 900), (6, 3))]  # the 3-6 read elsewhere already
+    assert vision._unread_pair(None, held, frames, [None, None], Profile()) == held
+    read = [read_face(geo.quad_of(*frames[0]), (1, 1)), None]  # a guess read as a whole tile: no pair
+    assert vision._unread_pair(None, TABLE, frames, read, Profile()) == TABLE
+    apart = [_across(260), _across(420)]  # two guesses a tile's width apart: not side by side
+    assert vision._unread_pair(None, TABLE, apart, [None, None], Profile()) == TABLE

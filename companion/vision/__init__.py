@@ -11,11 +11,11 @@ from the faces read surely around it, and a face read with doubt far from that o
 through it (and, where its pips are in doubt, through it moved and turned, and along or across the nearest
 sure face); where a whole face reads a tile another face holds too and lies side by side with a whole
 face, the square the two make is read split the other way (two faces across two tiles, each half on
-another; again once the gaps are filled, whose faces may read a tile held already; and where two of the
-detector's guesses side by side are read as no tile, which it makes of two tiles side by side seen as two laid
-across them); a face read as a
-double half a tile short of a line's next face, or any face half a tile short of a double laid crosswise in
-a line (an outline across two tiles end to end), is looked at half a tile each way along it, and again
+another; again once the gaps are filled, whose faces may read a tile held already; and so the square two
+of the detector's guesses side by side make where both are read as no tile: it takes two tiles side by side,
+seen steeply, for two laid across them); a face read as a double half a tile short of a line's next face,
+or any face half a tile short of a double laid crosswise in a line (an outline across two tiles end to end),
+is looked at half a tile each way along it, and again
 while such looks find tiles; where two tiles in a row leave room for a tile between them and none was read,
 one tile beyond the end of a line, in line or a double laid crosswise (it may go on, or turn a corner, at a
 tile not read), across a double laid crosswise from a tile against its side, or where the detector proposed

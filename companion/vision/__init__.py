@@ -61,7 +61,7 @@ from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.detect import Candidate, busy_region, find_candidates, finer_side, merged  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.plane import (  # noqa: E402
-    Lines, Plane, ends, gaps, side_by_side, split_the_other_way)
+    Lines, Plane, ends, gaps, next_in_line, side_by_side, split_the_other_way)
 from companion.vision.read import (  # noqa: E402
     Count, FaceReading, Pyramid, count_pips, face_colour, read_both_ways, read_faces, read_outlines)
 
@@ -644,6 +644,24 @@ def _unread_pair(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[
     return faces
 
 
+def _beyond_an_end(plane: Plane, quad: np.ndarray, whole: list[np.ndarray], aspect: float) -> list[np.ndarray]:
+    """The outlines ``plane`` predicts for a tile end to end with each whole face (``whole``) whose end the centre of
+    ``quad`` (a candidate left unread, on no face) lies beyond, in line with it: within half a length of that end
+    and half a width of its axis. The detector's centre for a tile against a face's end may lie near that end,
+    half a tile and more off the tile's own, beyond what the looks moved along reach."""
+    point = geo.centre_of(quad)
+    out = []
+    for face in whole:
+        centre, angle, length, width = geo.frame_of(face)
+        along = np.array([np.cos(angle), np.sin(angle)])
+        off = point - centre
+        if length / 2 <= abs(off @ along) <= length and abs(off @ [-along[1], along[0]]) <= width / 2:
+            q = np.asarray(face, np.float64)
+            toward_second_end = off @ (q[2] + q[3] - q[0] - q[1]) > 0
+            out.append(next_in_line(plane, face, 1 if toward_second_end else -1, aspect))
+    return out
+
+
 def _along_the_nearest(plane: Plane, corners: np.ndarray, aspect: float) -> list[np.ndarray]:
     """The outlines ``plane`` predicts at the centre of ``corners`` along the axis of the nearest of its sure
     faces and across it (tiles lie along or across their neighbours), for a face whose own axis tells nothing."""
@@ -970,6 +988,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         if outline is not None:  # (the detector's centre may lie off the tile, toward the neighbour its looks took)
             places.extend([outline, *_moved(outline, profile.shift_along, profile.shift_across)])
             places.extend(_along_the_nearest(plane, quad, profile.tile_aspect))
+            places.extend(_beyond_an_end(plane, quad, whole, profile.tile_aspect))
         elif len(plane.sure) < 2:  # nothing tells a tile's outline there: the detector's own guess
             places.append(quad)
     places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in beside) if o is not None)

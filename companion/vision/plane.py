@@ -367,6 +367,13 @@ def ends(quads: list[np.ndarray], touch: float, free: float, taken: list[np.ndar
     return out
 
 
+def next_in_line(plane: Plane, quad: np.ndarray, step: int, aspect: float = 2.0) -> np.ndarray:
+    """The outline ``plane`` predicts for the tile in line beyond the end of ``quad`` (``step`` 1: the end of corners
+    2 and 3; -1: of 0 and 1), its near end against that end; ``quad`` moved a length that way where it predicts none."""
+    length = step * _sides(quad)[:, 0]
+    return _next_along(plane, quad, length, aspect, np.asarray(quad, np.float64) + length)
+
+
 def _next_along(plane: Plane, quad: np.ndarray, length: np.ndarray, aspect: float, place: np.ndarray) -> np.ndarray:
     """The outline ``plane`` predicts for the tile in line beyond the end of ``quad`` that ``length`` (its axis
     vector) points to, its near end against that end; ``place`` where it predicts none."""

@@ -195,3 +195,22 @@ def test_where_tiles_crowd_a_weak_peak_beside_them_is_looked_at_and_a_tile_there
     assert vision._at_weak_peaks([peak], crowd, plane, replace(profile, weak_tiles=13)) == []
     assert vision._at_weak_peaks([_frame(600, 2500, 0.0)], crowd, plane, profile) == []
     assert vision._at_weak_peaks([_frame(600, 100, 0.0)], crowd, plane, profile) == []
+
+
+def test_a_candidate_just_beyond_a_faces_end_is_looked_at_as_the_tile_end_to_end_with_it(monkeypatch):
+    # the detector's centre for the hidden tile lies near the end of the face before it, 75 pixels off its own:
+    # beyond what the looks moved along reach
+    before = read_face(_tile(240, 500), (1, 6))
+    monkeypatch.setattr(vision, "read_outlines", _reader([HIDDEN]))
+    filled = vision._filled(None, TABLE + [before], [geo.quad_of((325, 505), 0.0, LENGTH, WIDTH)], [], Profile())
+    assert len(filled) == len(TABLE) + 2 and geo.iou(filled[-1].corners, HIDDEN[0]) > 0.95
+    # a candidate off the face's axis by more than half its width is not in line with it: no such look
+    aside = vision._filled(None, TABLE + [before], [geo.quad_of((325, 550), 0.0, LENGTH, WIDTH)], [], Profile())
+    assert len(aside) == len(TABLE) + 1
+
+
+def test_the_tile_next_in_line_lies_against_the_faces_end():
+    plane = vision.Plane([f.corners for f in TABLE])
+    face = _tile(240, 500)
+    assert geo.iou(vision.next_in_line(plane, face, 1), _tile(400, 500)) > 0.95
+    assert geo.iou(vision.next_in_line(plane, face, -1), _tile(80, 500)) > 0.95

@@ -645,10 +645,10 @@ def _unread_pair(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[
 
 
 def _beyond_an_end(plane: Plane, quad: np.ndarray, whole: list[np.ndarray], aspect: float) -> list[np.ndarray]:
-    """The outlines ``plane`` predicts for a tile end to end with each whole face (``whole``) whose end the centre of
-    ``quad`` (a candidate left unread, on no face) lies beyond, in line with it: within half a length of that end
-    and half a width of its axis. The detector's centre for a tile against a face's end may lie near that end,
-    half a tile and more off the tile's own, beyond what the looks moved along reach."""
+    """The outlines ``plane`` predicts for a tile end to end with each whole face (``whole``) whose end the centre
+    of ``quad`` (a candidate left unread, on no face read surely) lies beyond, in line with it: within half a
+    length of that end and half a width of its axis. The detector's centre for a tile against a face's end may
+    lie near that end, half a tile and more off the tile's own, beyond what the looks moved along reach."""
     point = geo.centre_of(quad)
     out = []
     for face in whole:
@@ -953,7 +953,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     a look through the outline the faces read surely predict there along it, through it moved each way
     along and across (``profile.shift_along``, ``profile.shift_across``), and through the outlines along the
     nearest sure face's axis and across it (the detector's axis may be askew, and a face seen steeply is read
-    only from a look along it); ``beside`` a face a candidate left
+    only from a look along it), and through the tile end to end with a whole face whose end it lies just beyond
+    (``_beyond_an_end``); ``beside`` a face a candidate left
     unread lay on (see ``_orphans``), a look through the outline they predict there; and where tiles crowd, at
     the detector's ``weak`` peaks (frames), through the outlines ``_at_weak_peaks`` gives. A look that is a whole
     tile, sure of its pips (a gap, a half or a line's end is a guess, unless the reader is as sure it is a whole

@@ -646,9 +646,10 @@ def _unread_pair(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[
 
 def _beyond_an_end(plane: Plane, quad: np.ndarray, whole: list[np.ndarray], aspect: float) -> list[np.ndarray]:
     """The outlines ``plane`` predicts for a tile end to end with each whole face (``whole``) whose end the centre
-    of ``quad`` (a candidate left unread, on no face read surely) lies beyond, in line with it: within half a
-    length of that end and half a width of its axis. The detector's centre for a tile against a face's end may
-    lie near that end, half a tile and more off the tile's own, beyond what the looks moved along reach."""
+    of ``quad`` (a candidate left unread on no face read surely, or a weak peak on none) lies beyond, in line
+    with it: within half a length of that end and half a width of its axis. The detector's centre for a tile
+    against a face's end may lie near that end, half a tile and more off the tile's own, beyond what the looks
+    moved along reach."""
     point = geo.centre_of(quad)
     out = []
     for face in whole:
@@ -956,7 +957,9 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     only from a look along it), and through the tile end to end with a whole face whose end it lies just beyond
     (``_beyond_an_end``); ``beside`` a face a candidate left
     unread lay on (see ``_orphans``), a look through the outline they predict there; and where tiles crowd, at
-    the detector's ``weak`` peaks (frames), through the outlines ``_at_weak_peaks`` gives. A look that is a whole
+    the detector's ``weak`` peaks (frames), through the outlines ``_at_weak_peaks`` gives, and in any photo at
+    those on no face just beyond a whole face's end, through the tile end to end with it (``_beyond_an_end``).
+    A look that is a whole
     tile, sure of its pips (a gap, a half or a line's end is a guess, unless the reader is as sure it is a whole
     tile as ``profile.guess_tile_sure``; a weak peak is a guess without that exception; at an orphan, where the
     detector saw a tile, at least ``profile.candidate_confidence``), settled (a whole tile not yet settled is
@@ -981,6 +984,9 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     places.extend(_halves_of_two(faces, plane, profile))
     places.extend(_across_a_junction(faces, plane, profile))
     at_weak = _at_weak_peaks(list(weak), faces, plane, profile)
+    # in any photo, a weak peak just beyond a whole face's end: a tile against it the detector all but missed
+    at_weak += [o for frame in weak if not _under(frame[0], faces)
+                for o in _beyond_an_end(plane, geo.quad_of(*frame), whole, profile.tile_aspect)]
     places.extend(at_weak)
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     strict = [False] * (guesses - len(at_weak)) + [True] * len(at_weak)  # (the detector all but missed these)

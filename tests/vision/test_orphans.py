@@ -214,3 +214,19 @@ def test_the_tile_next_in_line_lies_against_the_faces_end():
     face = _tile(240, 500)
     assert geo.iou(vision.next_in_line(plane, face, 1), _tile(400, 500)) > 0.95
     assert geo.iou(vision.next_in_line(plane, face, -1), _tile(80, 500)) > 0.95
+
+
+def test_a_weak_peak_just_beyond_a_faces_end_is_looked_at_as_the_tile_end_to_end_with_it(monkeypatch):
+    # in a photo of few tiles, where weak peaks are not looked at otherwise: a tile against a face's end whose
+    # peak the detector all but missed (0.08 to 0.2)
+    before = read_face(_tile(240, 500), (1, 6))
+    peak = _frame(325, 505, 0.0)
+    monkeypatch.setattr(vision, "read_outlines", _reader([HIDDEN]))
+    filled = vision._filled(None, TABLE + [before], [], [], Profile(), [peak])
+    assert len(filled) == len(TABLE) + 2 and geo.iou(filled[-1].corners, HIDDEN[0]) > 0.95
+    # a look there read with doubt is no tile, however surely whole, as at any weak peak
+    doubtful = replace(read_face(HIDDEN[0], (2, 0), heat=0.7), tile_score=0.995)
+    monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+        replace(doubtful, corners=q) if geo.iou(q, HIDDEN[0]) > 0.9 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0)
+        for q in quads])
+    assert len(vision._filled(None, TABLE + [before], [], [], Profile(), [peak])) == len(TABLE) + 1

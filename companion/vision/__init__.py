@@ -644,22 +644,26 @@ def _unread_pair(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[
     return faces
 
 
-def _beyond_an_end(plane: Plane, quad: np.ndarray, whole: list[np.ndarray], aspect: float) -> list[np.ndarray]:
-    """The outlines ``plane`` predicts for a tile end to end with each whole face (``whole``) whose end the centre
-    of ``quad`` (a candidate left unread on no face read surely, or a weak peak on none) lies beyond, in line
-    with it: within half a length of that end and half a width of its axis. The detector's centre for a tile
-    against a face's end may lie near that end, half a tile and more off the tile's own, beyond what the looks
-    moved along reach."""
-    point = geo.centre_of(quad)
+def _beyond_an_end(plane: Plane, points: list[np.ndarray], whole: list[np.ndarray], aspect: float) -> list[np.ndarray]:
+    """The outlines ``plane`` predicts for a tile end to end with each whole face (``whole``) whose end one of
+    ``points`` lies beyond, in line with it: within half a length of that end and half a width of its axis. The
+    points are the centres of candidates left unread on no face read surely, or of weak peaks on none: the
+    detector's centre for a tile against a face's end may lie near that end, half a tile and more off the tile's
+    own, beyond what the looks moved along reach."""
+    if not points or not whole:
+        return []
+    quads = np.array([np.asarray(q, np.float64) for q in whole])  # (faces, 4, 2)
+    centres = quads.mean(axis=1)
+    along = (quads[:, 2] + quads[:, 3] - quads[:, 0] - quads[:, 1]) / 2  # toward the end of corners 2 and 3
+    across = (quads[:, 1] - quads[:, 0] + quads[:, 2] - quads[:, 3]) / 2
+    length, width = np.linalg.norm(along, axis=1), np.linalg.norm(across, axis=1)
     out = []
-    for face in whole:
-        centre, angle, length, width = geo.frame_of(face)
-        along = np.array([np.cos(angle), np.sin(angle)])
-        off = point - centre
-        if length / 2 <= abs(off @ along) <= length and abs(off @ [-along[1], along[0]]) <= width / 2:
-            q = np.asarray(face, np.float64)
-            toward_second_end = off @ (q[2] + q[3] - q[0] - q[1]) > 0
-            out.append(next_in_line(plane, face, 1 if toward_second_end else -1, aspect))
+    for point in points:
+        off = np.asarray(point, np.float64) - centres
+        on_axis = np.einsum("ij,ij->i", off, along) / np.maximum(length, 1e-9)
+        aside = np.abs(np.einsum("ij,ij->i", off, across)) / np.maximum(width, 1e-9)
+        for k in np.flatnonzero((np.abs(on_axis) >= length / 2) & (np.abs(on_axis) <= length) & (aside <= width / 2)):
+            out.append(next_in_line(plane, whole[k], 1 if on_axis[k] > 0 else -1, aspect))
     return out
 
 
@@ -985,8 +989,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     places.extend(_across_a_junction(faces, plane, profile))
     at_weak = _at_weak_peaks(list(weak), faces, plane, profile)
     # in any photo, a weak peak just beyond a whole face's end: a tile against it the detector all but missed
-    at_weak += [o for frame in weak if not _under(frame[0], faces)
-                for o in _beyond_an_end(plane, geo.quad_of(*frame), whole, profile.tile_aspect)]
+    at_weak += _beyond_an_end(plane, [frame[0] for frame in weak if not _under(frame[0], faces)], whole,
+                              profile.tile_aspect)
     places.extend(at_weak)
     guesses = len(places)  # (the orphans' places follow: the detector saw a tile there)
     strict = [False] * (guesses - len(at_weak)) + [True] * len(at_weak)  # (the detector all but missed these)
@@ -995,7 +999,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
         if outline is not None:  # (the detector's centre may lie off the tile, toward the neighbour its looks took)
             places.extend([outline, *_moved(outline, profile.shift_along, profile.shift_across)])
             places.extend(_along_the_nearest(plane, quad, profile.tile_aspect))
-            places.extend(_beyond_an_end(plane, quad, whole, profile.tile_aspect))
+            places.extend(_beyond_an_end(plane, [geo.centre_of(quad)], whole, profile.tile_aspect))
         elif len(plane.sure) < 2:  # nothing tells a tile's outline there: the detector's own guess
             places.append(quad)
     places.extend(o for o in (plane.outline(quad, profile.tile_aspect) for quad in beside) if o is not None)

@@ -645,11 +645,12 @@ def _unread_pair(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[
 
 
 def _beyond_an_end(plane: Plane, points: list[np.ndarray], whole: list[np.ndarray], aspect: float) -> list[np.ndarray]:
-    """The outlines ``plane`` predicts for a tile end to end with each whole face (``whole``) whose end one of
-    ``points`` lies beyond, in line with it: within half a length of that end and half a width of its axis. The
-    points are the centres of candidates left unread on no face read surely, or of weak peaks on none: the
-    detector's centre for a tile against a face's end may lie near that end, half a tile and more off the tile's
-    own, beyond what the looks moved along reach."""
+    """The outlines ``plane`` predicts for a tile end to end with each whole face (``whole``) that one of ``points``
+    lies beyond, on the near half of where that tile would lie (from the face's end to half a length past it,
+    within half a width of its axis: no tolerance to tune, the place itself). The points are the centres of
+    candidates left unread on no face read surely, or of weak peaks on none: the detector's centre for a tile
+    against a face's end may lie near that end, half a tile and more off the tile's own, beyond what the looks
+    moved along reach."""
     if not points or not whole:
         return []
     quads = np.array([np.asarray(q, np.float64) for q in whole])  # (faces, 4, 2)

@@ -20,7 +20,9 @@ while such looks find tiles; where two tiles in a row leave room for a tile betw
 one tile beyond the end of a line, in line or a double laid crosswise (it may go on, or turn a corner, at a
 tile not read), across a double laid crosswise from a tile against its side, or where the detector proposed
 a tile but every look there went to a neighbour, the reader looks there too. A look of a tile's shape takes
-in the faces of no tile's shape within it (a tile read as two halves). Where the faces read all the set's
+in the faces of no tile's shape within it (a tile read as two halves). A whole face too large for a tile where it
+lies is looked at as its two halves across its middle, and one read with a half of more pips than a tile has as
+its halves along its middle too (two tiles side by side, seen steeply). Where the faces read all the set's
 tiles but one or two, those are looked for where the detector saw a tile and nothing was read surely (the
 set says what such a look must read). A face read with doubt (its pips, or whether it is a whole tile) is
 read once more, straight and turned end for end, and judged on both looks. The detector's weak peaks along
@@ -1026,33 +1028,50 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
 
 def _halved(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
     """``faces``, each whole face that would be left out as too large for a tile where it lies (a patch across
-    two tiles, see ``_sized_like_tiles``) looked at as its two halves across its middle: where both are whole
-    tiles, settled, read at least ``profile.candidate_confidence`` surely, not on each other and on no other
-    whole face, they take its place (the reader read two tiles end to end as one, the logo tile and the tile
-    against its end among them)."""
+    two tiles, see ``_sized_like_tiles``) looked at as its two halves across its middle, and each whole face read
+    with a half of more pips than the set's tiles have (``profile.max_pips``) looked at so and as its two halves
+    along its middle: where both halves are whole tiles, settled, read at least ``profile.candidate_confidence``
+    surely, not on each other and on no other whole face, they take its place, the surer split where both ways
+    do (the reader read two tiles end to end as one, the logo tile and the tile against its end among them, or
+    two tiles side by side seen steeply, whose square is of a tile's shape there)."""
     height, width = pyramid.levels[0].shape[:2]
     choosable, shaped, _ = _choosable(faces, profile)
     kept, _ = _one_per_face(choosable, width, height, profile, shaped)
     _, too_large = _sized_like_tiles(kept, max(width, height), profile)
-    if not too_large:
+    impossible = [f for f in faces if f.tile_score >= profile.tile_threshold and not any(f is g for g in too_large)
+                  and max(count_pips(f, profile).pips) > profile.max_pips]
+    splits = [(f, [_halves(f.corners)]) for f in too_large] + \
+        [(f, [_halves(f.corners), _halves(f.corners, along=True)]) for f in impossible]
+    if not splits:
         return faces
-    halves = []
-    for face in too_large:
-        q = np.asarray(face.corners, np.float64)
-        middle = [(q[0] + q[3]) / 2, (q[1] + q[2]) / 2]  # across the face's middle ([0]-[1] is an end)
-        halves += [np.array([q[0], q[1], middle[1], middle[0]]), np.array([middle[0], middle[1], q[2], q[3]])]
-    looks = [_one_look_more(pyramid, f, profile)
-             for f in read_outlines(pyramid, halves, profile, floor=profile.tile_threshold)]
-    for n, face in enumerate(too_large):
-        pair = looks[2 * n:2 * n + 2]
+    outlines = [q for _, ways in splits for pair in ways for q in pair]
+    looks = iter([_one_look_more(pyramid, f, profile)
+                  for f in read_outlines(pyramid, outlines, profile, floor=profile.tile_threshold)])
+    for face, ways in splits:
         others = [f for f in faces if f is not face]
-        if any(f.tile_score < profile.tile_threshold or f.moved > profile.settled_px or
-               count_pips(f, profile).confidence < profile.candidate_confidence for f in pair) or \
-                geo.overlap(pair[0].corners, pair[1].corners) > profile.same_face_overlap or \
-                any(_on_another(f, -1, others, profile) for f in pair):
-            continue
-        faces = others + pair
+        best, surest = None, -1.0
+        for pair in ([next(looks), next(looks)] for _ in ways):
+            sure = min(count_pips(f, profile).confidence for f in pair)
+            if any(f.tile_score < profile.tile_threshold or f.moved > profile.settled_px for f in pair) or \
+                    sure < profile.candidate_confidence or sure <= surest or \
+                    geo.overlap(pair[0].corners, pair[1].corners) > profile.same_face_overlap or \
+                    any(_on_another(f, -1, others, profile) for f in pair):
+                continue
+            best, surest = pair, sure
+        if best is not None:
+            faces = others + best
     return faces
+
+
+def _halves(corners: np.ndarray, along: bool = False) -> list[np.ndarray]:
+    """The two halves of the face ``corners`` across its middle (two tiles end to end), or ``along`` it (two tiles
+    side by side), each with [0]-[1] on the face's end."""
+    q = np.asarray(corners, np.float64)
+    if along:
+        middle = [(q[0] + q[1]) / 2, (q[3] + q[2]) / 2]
+        return [np.array([q[0], middle[0], middle[1], q[3]]), np.array([middle[0], q[1], q[2], middle[1]])]
+    middle = [(q[0] + q[3]) / 2, (q[1] + q[2]) / 2]
+    return [np.array([q[0], q[1], middle[1], middle[0]]), np.array([middle[0], middle[1], q[2], q[3]])]
 
 
 def _halves_of_two(faces: list[FaceReading], plane: Plane, profile: Profile) -> list[np.ndarray]:

@@ -1,8 +1,11 @@
 """A whole face read across two tiles (end to end, or side by side) where the detector saw a tile off its
 centre is looked at again as the two tiles, and replaced by them where both are read surely; a face two
-tiles long, read as no tile, is looked at as two tiles end to end."""
+tiles long, read as no tile, is looked at as two tiles end to end; a whole face read with a half of more pips
+than a tile has is looked at as two tiles side by side."""
 
 from __future__ import annotations
+
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -216,3 +219,41 @@ def test_two_guesses_side_by_side_give_way_only_to_two_tiles_read_surely_nowhere
     assert vision._unread_pair(None, TABLE, frames, read, Profile()) == TABLE
     apart = [_across(260), _across(420)]  # two guesses a tile's width apart: not side by side
     assert vision._unread_pair(None, TABLE, apart, [None, None], Profile()) == TABLE
+
+
+# two tiles side by side, seen so steeply that the square they make has a tile's shape: read as one whole face
+STEEP_PAIR = [(geo.quad_of((380, 480), 0.0, LENGTH, WIDTH / 2), (4, 5)),
+              (geo.quad_of((380, 520), 0.0, LENGTH, WIDTH / 2), (3, 6))]
+PHOTO = SimpleNamespace(levels=[np.zeros((800, 1200, 3), np.uint8)])
+
+
+def _read_as(quad: np.ndarray, halves: tuple[int, int]) -> FaceReading:
+    """A whole face through ``quad`` whose halves show ``halves`` pips (more than a tile's, as two tiles' halves)."""
+    return FaceReading(quad, 0.99, tuple(peaks(6, 0.97) + peaks(n - 6, 0.97) for n in halves), 0.0, 0.5)
+
+
+def test_a_face_read_with_a_half_no_tile_has_is_looked_at_as_two_tiles_side_by_side(monkeypatch):
+    both = _read_as(_tile(380, 500), (8, 7))
+    assert vision.count_pips(both, Profile()).pips == (8, 7)
+    monkeypatch.setattr(vision, "read_outlines", _reader(STEEP_PAIR))
+    halved = vision._halved(PHOTO, TABLE + [both], Profile())
+    assert halved[:4] == TABLE and _pips(halved[4:]) == [(3, 6), (4, 5)]
+    assert all(any(np.allclose(f.corners, t) for f in halved[4:]) for t, _ in STEEP_PAIR)
+
+
+def test_a_face_with_a_half_no_tile_has_stays_where_its_halves_are_no_tiles(monkeypatch):
+    # (it is then reported as a reading the set cannot hold)
+    both = _read_as(_tile(380, 500), (8, 7))
+    looked: list = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return _reader(STEEP_PAIR[:1])(pyramid, quads, profile)
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    assert vision._halved(PHOTO, TABLE + [both], Profile()) == TABLE + [both]
+    assert len(looked) == 4  # its halves across its middle and along it
+    # a face with halves a tile has is not looked at
+    looked.clear()
+    assert vision._halved(PHOTO, TABLE + [ACROSS_THE_ENDS], Profile()) == TABLE + [ACROSS_THE_ENDS]
+    assert looked == []

@@ -2,7 +2,7 @@
 
     nice .venv/bin/python benchmarks/scan_benchmark.py [--fresh 300] [--seed-start 50000] [--no-samples]
                                                        [--no-real] [--kind KIND ...] [--by-tag] [--worst 10]
-                                                       [--out DIR] [--fresh-dir DIR]
+                                                       [--out DIR] [--fresh-dir DIR] [--folder DIR ...]
 
 For each dataset it prints tile recall, tile precision, value accuracy (both halves right, in either
 order), hand-exact rate (every tile of the photo found and read right, nothing extra), ends-right (the
@@ -27,6 +27,11 @@ min(found, labelled) tiles count as found, the multiset intersection as read rig
 
 Real photos come from ``../shared/real-photos/`` beside the repository (``--real DIR`` to point elsewhere);
 ``jmherzog/`` is read with ``--profile ivory`` and ``pipcounter/`` with ``twelve-color``.
+
+``--folder DIR`` (repeatable) reads the labelled photos stored in a folder as they are (a ``--fresh-dir``, or
+``make_photos.py``'s), all such folders together and kind by kind: a held-out set measured without rendering it
+again, and enough photos of a kind (hundreds) to tell a point or two apart, which the 38 or so of a kind among
+the fresh 300 cannot.
 
 ``--detector FILE`` and ``--reader FILE`` read every photo with other networks (say, ones just trained by
 ``calibration.training.train --out DIR``) in place of the shipped ones.
@@ -452,6 +457,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="read the fresh photos from this folder where stored there, and store those rendered")
     ap.add_argument("--kind", action="append", choices=sorted(set(ROTATION)),
                     help="fresh photos of this kind only (repeatable; default: a rotation of all kinds)")
+    ap.add_argument("--folder", type=Path, action="append", default=[],
+                    help="labelled photos stored in this folder, read as they are (repeatable)")
     ap.add_argument("--samples", type=Path, default=ROOT / "sample_images")
     ap.add_argument("--no-samples", action="store_true")
     ap.add_argument("--real", type=Path, default=ROOT / ".." / "shared" / "real-photos")
@@ -469,6 +476,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in networks.values():
         if not Path(path).is_file():
             ap.error(f"no network file {path}")
+    for folder in args.folder:
+        if not folder.is_dir() or not any(folder.glob("*.json")):
+            ap.error(f"no labelled photos in {folder}")
     cv2.setNumThreads(args.threads)
     profile = with_networks(load_profile(args.profile), networks)
     read_tiles(np.zeros((64, 64, 3), np.uint8), profile)  # load the networks before anything is timed
@@ -492,6 +502,12 @@ def main(argv: list[str] | None = None) -> int:
             for tag in tags:
                 rows.append(summarize(f"  tagged {tag}", [r for r in fresh if tag in r.label["tags"]]))  # type: ignore[attr-defined]
         everything += fresh
+    if args.folder:
+        stored = [r for folder in args.folder for r in bench_folder(folder, profile)]
+        rows.append(summarize(f"{len(args.folder)} folder{'s' if len(args.folder) > 1 else ''}", stored))
+        for kind in sorted({r.label.get("kind", "?") for r in stored}):  # type: ignore[attr-defined]
+            rows.append(summarize(f"  of which {kind}", [r for r in stored if r.label.get("kind", "?") == kind]))  # type: ignore[attr-defined]
+        everything += stored
     if not args.no_real:
         if (args.real / "labels.json").is_file():
             for folder, rs in sorted(bench_real(args.real, networks).items()):

@@ -101,6 +101,22 @@ def test_make_photos_writes_images_with_labels(tmp_path):
         assert (tmp_path / label["file"]).is_file() and (label["width"], label["height"]) == (320, 240)
 
 
+def test_labelled_photos_stored_in_folders_are_measured_together_and_by_kind(bench, tmp_path, capsys):
+    make = _load("make_photos")
+    for n, kind in enumerate(("hand", "crowd")):
+        assert make.main([str(tmp_path / kind), "--count", "1", "--seed-start", str(7 + n), "--size", "320x240",
+                          "--kind", kind]) == 0
+    capsys.readouterr()
+    assert bench.main(["--fresh", "0", "--no-samples", "--no-real", "--worst", "0",
+                       "--folder", str(tmp_path / "hand"), "--folder", str(tmp_path / "crowd")]) == 0
+    rows = [line.split()[:4] for line in capsys.readouterr().out.splitlines()]
+    assert ["2", "folders", "2"] == rows[1][:3]
+    assert [row[:4] for row in rows[2:4]] == [["of", "which", "crowd", "1"], ["of", "which", "hand", "1"]]
+    with pytest.raises(SystemExit):
+        bench.main(["--fresh", "0", "--folder", str(tmp_path / "none")])
+    assert "no labelled photos in" in capsys.readouterr().err
+
+
 def test_the_bare_decoding_is_the_photo_as_shown(bench, tmp_path):
     import cv2
     import numpy as np

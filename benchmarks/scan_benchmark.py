@@ -29,7 +29,7 @@ Real photos come from ``../shared/real-photos/`` beside the repository (``--real
 ``jmherzog/`` is read with ``--profile ivory`` and ``pipcounter/`` with ``twelve-color``.
 
 ``--folder DIR`` (repeatable) reads the labelled photos stored in a folder as they are (a ``--fresh-dir``, or
-``make_photos.py``'s), all such folders together and kind by kind: a held-out set measured without rendering it
+``make_photos.py``'s), folder by folder, then all together and kind by kind: a held-out set measured without rendering it
 again, and enough photos of a kind (hundreds) to tell a point or two apart, which the 38 or so of a kind among
 the fresh 300 cannot.
 
@@ -503,7 +503,12 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(summarize(f"  tagged {tag}", [r for r in fresh if tag in r.label["tags"]]))  # type: ignore[attr-defined]
         everything += fresh
     if args.folder:
-        stored = [r for folder in args.folder for r in bench_folder(folder, profile)]
+        stored = []
+        for folder in args.folder:
+            results = bench_folder(folder, profile)
+            if len(args.folder) > 1:
+                rows.append(summarize(f"folder {folder.name}", results))
+            stored += results
         rows.append(summarize(f"{len(args.folder)} folder{'s' if len(args.folder) > 1 else ''}", stored))
         for kind in sorted({r.label.get("kind", "?") for r in stored}):  # type: ignore[attr-defined]
             rows.append(summarize(f"  of which {kind}", [r for r in stored if r.label.get("kind", "?") == kind]))  # type: ignore[attr-defined]

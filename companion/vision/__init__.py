@@ -975,8 +975,10 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     or the reader missed if it lies on no other tile; if it lies on one face only, fits at least
     ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
     of its pips, it replaces that face (an outline across this tile and the next). Where a look found or replaced
-    a tile, the gaps and ends it makes are looked at in turn, at most ``profile.end_rounds`` times (a line that
-    goes on, a row it closes with room left). ``profile.gap_most`` 0 turns these looks off."""
+    a tile, the gaps and ends it makes are looked at in turn, and the next tile where the face it replaced lay
+    beyond its end (``_past_the_replaced``), at most ``profile.end_rounds`` times (a line that goes on, a row it
+    closes with room left, the other tile of the outline across two). ``profile.gap_most`` 0 turns these looks
+    off."""
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
@@ -1019,11 +1021,34 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
                 if not any(geo.overlap(q, seen) > profile.same_face_overlap for seen in looked)]
         more += ends(whole, profile.end_touch, profile.same_face_overlap, looked + more, profile.tile_aspect,
                      _doubles(found, profile), plane, np.radians(profile.gap_turn_deg))
+        # a face replaced by a tile it lay across (an outline across this tile and the next): the next tile
+        more += [q for q in _past_the_replaced(plane, before, found, profile)
+                 if not any(geo.overlap(q, seen) > profile.same_face_overlap for seen in looked + more)]
         if not more:
             break
         looked.extend(more)
         before, found = found, _found_at(pyramid, list(found), more, len(more), plane, profile)
     return found
+
+
+def _past_the_replaced(plane: Plane, before: list[FaceReading], after: list[FaceReading],
+                       profile: Profile) -> list[np.ndarray]:
+    """For each face of ``before`` that ``after`` holds another face in place of (``_taken``: a look that fits
+    the plane better took the place of an outline across this tile and the next) and whose centre lies off that
+    face's along its axis, by more than ``profile.beside_offset`` of its length, and in line with it (within half
+    its width of its axis): the outline end to end with the new face that way (``next_in_line``), where the next
+    tile lies."""
+    out = []
+    for old, new in zip(before, after):
+        if old is new:
+            continue
+        q = np.asarray(new.corners, np.float64)
+        along, across = (q[2] + q[3] - q[0] - q[1]) / 2, (q[1] + q[2] - q[0] - q[3]) / 2  # its length, its width
+        off = geo.centre_of(old.corners) - geo.centre_of(q)
+        if abs(off @ along) > profile.beside_offset * (along @ along) > 0 and \
+                abs(off @ across) < 0.5 * (across @ across):
+            out.append(next_in_line(plane, q, 1 if off @ along > 0 else -1, profile.tile_aspect))
+    return out
 
 
 def _halved(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:

@@ -257,3 +257,33 @@ def test_a_face_with_a_half_no_tile_has_stays_where_its_halves_are_no_tiles(monk
     looked.clear()
     assert vision._halved(PHOTO, TABLE + [ACROSS_THE_ENDS], Profile()) == TABLE + [ACROSS_THE_ENDS]
     assert looked == []
+
+
+def test_past_a_face_replaced_by_one_of_the_two_tiles_it_lay_across_the_other_is_looked_at():
+    plane = Plane([f.corners for f in TABLE])
+    across = read_face(geo.quad_of((380, 500), 0.0, 1.6 * LENGTH, WIDTH), (6, 6), 0.6)  # the 3-6 and half the 4-5
+    tile = read_face(END_TO_END[0][0], (3, 6))
+    places = vision._past_the_replaced(plane, TABLE + [across], TABLE + [tile], Profile())
+    assert len(places) == 1 and np.allclose(geo.centre_of(places[0]), geo.centre_of(END_TO_END[1][0]), atol=2.0)
+    # a face kept, or replaced by a tile it lay on nearly whole, or beside it: no look
+    assert vision._past_the_replaced(plane, TABLE + [across], TABLE + [across], Profile()) == []
+    on_it = read_face(geo.quad_of((310, 500), 0.0, LENGTH, WIDTH), (3, 6))
+    assert vision._past_the_replaced(plane, [on_it], [tile], Profile()) == []
+    beside = read_face(geo.quad_of((380, 580), 0.0, LENGTH, WIDTH), (4, 5))
+    assert vision._past_the_replaced(plane, [beside], [tile], Profile()) == []
+
+
+def test_a_look_that_replaces_a_face_across_two_tiles_end_to_end_leads_to_the_other(monkeypatch):
+    across = read_face(geo.quad_of((380, 500), 0.0, 1.6 * LENGTH, WIDTH), (6, 6), 0.6)
+    looked: list = []
+    reader = _reader(END_TO_END)
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(geo.centre_of(q) for q in quads)
+        return reader(pyramid, quads, profile)
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    orphan = geo.quad_of((300, 500), 0.0, LENGTH, WIDTH)  # the detector saw the 3-6; its looks went to the face
+    filled = vision._filled(None, TABLE + [across], [orphan], [], Profile())
+    assert filled[:4] == TABLE and _pips(filled[4:]) == [(3, 6), (4, 5)]
+    assert any(np.allclose(c, (460, 500), atol=2.0) for c in looked)

@@ -29,9 +29,9 @@ Real photos come from ``../shared/real-photos/`` beside the repository (``--real
 ``jmherzog/`` is read with ``--profile ivory`` and ``pipcounter/`` with ``twelve-color``.
 
 ``--folder DIR`` (repeatable) reads the labelled photos stored in a folder as they are (a ``--fresh-dir``, or
-``make_photos.py``'s), folder by folder, then all together and kind by kind: a held-out set measured without rendering it
-again, and enough photos of a kind (hundreds) to tell a point or two apart, which the 38 or so of a kind among
-the fresh 300 cannot.
+``make_photos.py``'s), folder by folder, then all together and kind by kind: a held-out set measured without
+rendering it again, and enough photos of a kind (hundreds) to tell a point or two apart, which the 38 or so of a
+kind among the fresh 300 cannot.
 
 ``--detector FILE`` and ``--reader FILE`` read every photo with other networks (say, ones just trained by
 ``calibration.training.train --out DIR``) in place of the shipped ones.
@@ -510,8 +510,9 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append(summarize(f"folder {folder.name}", results))
             stored += results
         rows.append(summarize(f"{len(args.folder)} folder{'s' if len(args.folder) > 1 else ''}", stored))
-        for kind in sorted({r.label.get("kind", "?") for r in stored}):  # type: ignore[attr-defined]
-            rows.append(summarize(f"  of which {kind}", [r for r in stored if r.label.get("kind", "?") == kind]))  # type: ignore[attr-defined]
+        kinds = [r.label.get("kind", "?") for r in stored]  # type: ignore[attr-defined]
+        for kind in sorted(set(kinds)):
+            rows.append(summarize(f"  of which {kind}", [r for r, k in zip(stored, kinds) if k == kind]))
         everything += stored
     if not args.no_real:
         if (args.real / "labels.json").is_file():

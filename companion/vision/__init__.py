@@ -172,13 +172,15 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
         finer_image, finer_scale = finer(max(1.0, need))
         if finer_scale < photo_scale:
             source, source_scale = _check_image(finer_image), photo_scale / finer_scale
-    frames = _frames(candidates, source_scale)
+    frames, weak_frames = _frames(candidates, source_scale), _frames(weak, source_scale)
     if side:
         coarse = [replace(c, centre=c.centre * source_scale, length=c.length * source_scale,
                           width=c.width * source_scale) for c in candidates]
         region = busy_region(coarse, source.shape[1], source.shape[0])
-        fine = find_candidates(source, profile, side=min(side, max(source.shape[:2])), region=region)
+        fine_weak: list = []  # (a small tile's heat may peak weakly at the finer look only)
+        fine = find_candidates(source, profile, side=min(side, max(source.shape[:2])), region=region, weak=fine_weak)
         frames = [(c.centre, c.angle, c.length, c.width) for c in merged(fine, coarse)]
+        weak_frames += _frames(fine_weak, 1.0)
     pyramid = Pyramid(source)
     read = read_faces(pyramid, frames, profile)
     beside: list[np.ndarray] = []  # the other tile where a face read lay across two
@@ -189,7 +191,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _split_in_two(pyramid, faces, _held_off_centre(frames, read, faces, profile), profile)
     faces = _unread_pair(pyramid, faces, frames, read, profile)
     orphans, beside_orphans = _orphans(frames, read, faces, profile)
-    faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile, _frames(weak, source_scale))
+    faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile, weak_frames)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
     faces = _resplit(pyramid, faces, profile)  # (a face that filled a gap may read a tile read already)
     faces = _halved(pyramid, faces, profile)
@@ -916,12 +918,13 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
 def _at_weak_peaks(frames: list[tuple[np.ndarray, float, float, float]], faces: list[FaceReading], plane: Plane,
                    profile: Profile) -> list[np.ndarray]:
     """Where at least ``profile.weak_tiles`` whole faces are read, the outlines the plane predicts at the detector's
-    weak peaks (``frames``, see ``find_candidates``) that lie on no face and within ``profile.weak_near`` tile lengths
-    of a whole face's centre, along the detector's axis and along and across the nearest face read surely
-    (``plane``'s): guesses for ``_filled`` to look through, where a tile found must be read surely however surely
-    it is whole (the detector all but missed it: planks beside a line of play are read as whole tiles there).
-    Where tiles crowd, a tile staggered against a neighbour leaves a peak of its own far weaker than a tile's, its
-    heat merged into the neighbour's; of the crowds' missed tiles in 3,450 photos, about half had such a peak."""
+    weak peaks (``frames``, see ``find_candidates``; of its finer look too, where it made one) that lie on no face
+    and within ``profile.weak_near`` tile lengths of a whole face's centre, along the detector's axis and along and
+    across the nearest face read surely (``plane``'s): guesses for ``_filled`` to look through, where a tile found
+    must be read surely however surely it is whole (the detector all but missed it: planks beside a line of play are
+    read as whole tiles there). Where tiles crowd, a tile staggered against a neighbour leaves a peak of its own far
+    weaker than a tile's, its heat merged into the neighbour's; of the crowds' missed tiles in 3,450 photos, about
+    half had such a peak."""
     whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
     if len(whole) < max(profile.weak_tiles, 1) or len(plane.sure) < 2:  # (too few sure faces predict nothing)
         return []

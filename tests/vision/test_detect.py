@@ -117,3 +117,28 @@ def test_weak_peaks_inside_the_photo_are_kept_apart_too(monkeypatch):
     none: list[Candidate] = []
     detect.find_candidates(image, replace(profile, weak_heat=0.0), weak=none)
     assert none == []
+
+
+def test_the_finer_looks_weak_peaks_are_looked_at_as_the_first_looks_are(monkeypatch):
+    import companion.vision as vision
+
+    sides: list = []
+
+    def find_candidates(image, profile, side=None, region=None, border=None, weak=None):
+        sides.append(side)
+        if weak is not None:  # a weak peak at each look, at x 150 and then 200
+            weak.append(_candidate(100 + 50 * len(sides), 100, 30, 0.1))
+        return [_candidate(200, 200, 30), _candidate(300, 200, 30)]  # tiles small for the detector
+
+    class Filled(Exception):
+        pass
+
+    def filled(pyramid, faces, orphans, beside, profile, weak=()):
+        raise Filled([frame[0][0] for frame in weak])
+
+    monkeypatch.setattr(vision, "find_candidates", find_candidates)
+    monkeypatch.setattr(vision, "_filled", filled)
+    with pytest.raises(Filled) as looked:
+        vision.find_faces(table(640, 480), Profile())
+    assert sides[0] is None and sides[1] is not None  # the first look, then the finer one
+    assert sorted(looked.value.args[0]) == [150, 200]

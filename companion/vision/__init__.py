@@ -1037,7 +1037,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
 def _past_the_replaced(plane: Plane, before: list[FaceReading], after: list[FaceReading],
                        profile: Profile) -> list[np.ndarray]:
     """For each face of ``before`` that ``after`` holds another face in place of (``_taken``: a look that fits
-    the plane better took the place of an outline across this tile and the next) and whose centre lies off that
+    the plane better took the place of an outline across this tile and the next) and whose centre lies off the new
     face's along its axis, by more than ``profile.beside_offset`` of its length, and in line with it (within half
     its width of its axis): the outline end to end with the new face that way (``next_in_line``), where the next
     tile lies."""
@@ -1048,8 +1048,7 @@ def _past_the_replaced(plane: Plane, before: list[FaceReading], after: list[Face
         q = np.asarray(new.corners, np.float64)
         along, across = (q[2] + q[3] - q[0] - q[1]) / 2, (q[1] + q[2] - q[0] - q[3]) / 2  # its length, its width
         off = geo.centre_of(old.corners) - geo.centre_of(q)
-        if abs(off @ along) > profile.beside_offset * (along @ along) > 0 and \
-                abs(off @ across) < 0.5 * (across @ across):
+        if abs(off @ along) > profile.beside_offset * (along @ along) and abs(off @ across) < 0.5 * (across @ across):
             out.append(next_in_line(plane, q, 1 if off @ along > 0 else -1, profile.tile_aspect))
     return out
 
@@ -1093,7 +1092,7 @@ def _halved(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> lis
 
 def _halves(corners: np.ndarray, along: bool = False) -> list[np.ndarray]:
     """The two halves of the face ``corners`` across its middle (two tiles end to end), or ``along`` it (two tiles
-    side by side), each with [0]-[1] on the face's end."""
+    side by side), each clockwise with [0]-[1] across it, as a tile's end is."""
     q = np.asarray(corners, np.float64)
     if along:
         middle = [(q[0] + q[1]) / 2, (q[3] + q[2]) / 2]

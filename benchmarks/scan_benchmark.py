@@ -312,6 +312,22 @@ def bench_folder(folder: Path, profile) -> list[PhotoResult]:
     return results
 
 
+def folder_problem(folder: Path) -> str | None:
+    """Why ``folder`` cannot be read by ``bench_folder``, or None: every ``.json`` in it must be a synthetic photo's
+    label (``make_photos.py``'s, or a ``--fresh-dir``'s) naming a photo beside it."""
+    labels = sorted(folder.glob("*.json")) if folder.is_dir() else []
+    if not labels:
+        return f"no labelled photos in {folder}"
+    for path in labels:
+        try:
+            label = json.loads(path.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            return f"{path} is not a readable label: {exc}"
+        if not isinstance(label, dict) or "tiles" not in label or not (folder / str(label.get("file", ""))).is_file():
+            return f"{path} is not a label of a photo beside it (one with \"file\" and \"tiles\")"
+    return None
+
+
 def fresh_photos(count: int, seed_start: int, exif: float = 0.1, kinds: tuple[str, ...] = ROTATION,
                  folder: Path | None = None):
     """The fresh synthetic photos every benchmark measures: ``(seed, kind, JPEG bytes, label)``, seeded, the
@@ -477,8 +493,9 @@ def main(argv: list[str] | None = None) -> int:
         if not Path(path).is_file():
             ap.error(f"no network file {path}")
     for folder in args.folder:
-        if not folder.is_dir() or not any(folder.glob("*.json")):
-            ap.error(f"no labelled photos in {folder}")
+        problem = folder_problem(folder)
+        if problem:
+            ap.error(problem)
     cv2.setNumThreads(args.threads)
     profile = with_networks(load_profile(args.profile), networks)
     read_tiles(np.zeros((64, 64, 3), np.uint8), profile)  # load the networks before anything is timed

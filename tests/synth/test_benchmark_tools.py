@@ -115,6 +115,11 @@ def test_labelled_photos_stored_in_folders_are_measured_together_and_by_kind(ben
     with pytest.raises(SystemExit):
         bench.main(["--fresh", "0", "--folder", str(tmp_path / "none")])
     assert "no labelled photos in" in capsys.readouterr().err
+    # a folder of other JSON (the real photos' labels.json, say) is refused by name, before anything is read
+    (tmp_path / "hand" / "labels.json").write_text(json.dumps([{"file": "a.jpg", "pips": [1, 2]}]))
+    with pytest.raises(SystemExit):
+        bench.main(["--fresh", "0", "--folder", str(tmp_path / "hand")])
+    assert "labels.json is not a label of a photo beside it" in capsys.readouterr().err
 
 
 def test_the_bare_decoding_is_the_photo_as_shown(bench, tmp_path):

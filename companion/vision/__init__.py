@@ -22,12 +22,13 @@ tile not read), across a double laid crosswise from a tile against its side, or 
 a tile but every look there went to a neighbour, the reader looks there too. A look of a tile's shape takes
 in the faces of no tile's shape within it (a tile read as two halves). A whole face too large for a tile where it
 lies is looked at as its two halves across its middle, and one read with a half of more pips than a tile has as
-its halves along its middle too (two tiles side by side, seen steeply). Where the faces read all the set's
-tiles but one or two, those are looked for where the detector saw a tile and nothing was read surely (the
-set says what such a look must read). A face read with doubt (its pips, or whether it is a whole tile) is
-read once more, straight and turned end for end, and judged on both looks. The detector's weak peaks along
-the photo's border are looked at for tiles cut off with their centre beyond it (it marks only centres
-inside), which are named, never read.
+its halves along its middle too (two tiles side by side, seen steeply); one whose halves read two or three pips in a
+line across it (a four's or a six's half read as a whole face) is looked at as the tile twice its size. Where the
+faces read all the set's tiles but one or two, those are looked for where the detector saw a tile and nothing was
+read surely (the set says what such a look must read). A face read with doubt (its pips, or whether it is a whole
+tile) is read once more, straight and turned end for end, each also mirrored, and judged on the four looks. The
+detector's weak peaks along the photo's border are looked at for tiles cut off with their centre beyond it (it marks
+only centres inside), which are named, never read.
 This module ties them together: it drops what is not a whole tile, names tiles cut off by the photo's border
 in a warning, keeps one reading per face, and checks the result against the set (each tile once, no half
 above ``profile.max_pips``): where two faces read the same tile, the less sure takes its next reading if no
@@ -1060,34 +1061,63 @@ def _halved(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> lis
     along its middle: where both halves are whole tiles, settled, read at least ``profile.candidate_confidence``
     surely, not on each other and on no other whole face, they take its place, the surer split where both ways
     do (the reader read two tiles end to end as one, the logo tile and the tile against its end among them, or
-    two tiles side by side seen steeply, whose square is of a tile's shape there)."""
+    two tiles side by side seen steeply, whose square is of a tile's shape there). And each whole face whose
+    halves read two or three pips in a line across it (``_a_half_read_whole``) is looked at as the tile twice its
+    size each of the four ways (``_doubled``): a look so that lies over it, judged as a half is, takes its place."""
     height, width = pyramid.levels[0].shape[:2]
     choosable, shaped, _ = _choosable(faces, profile)
     kept, _ = _one_per_face(choosable, width, height, profile, shaped)
     _, too_large = _sized_like_tiles(kept, max(width, height), profile)
     impossible = [f for f in faces if f.tile_score >= profile.tile_threshold and not any(f is g for g in too_large)
                   and max(count_pips(f, profile).pips) > profile.max_pips]
+    halves = [f for f in faces if f.tile_score >= profile.tile_threshold and _a_half_read_whole(f, profile)]
     splits = [(f, [_halves(f.corners)]) for f in too_large] + \
-        [(f, [_halves(f.corners), _halves(f.corners, along=True)]) for f in impossible]
+        [(f, [_halves(f.corners), _halves(f.corners, along=True)]) for f in impossible] + \
+        [(f, [[q] for q in _doubled(f.corners)]) for f in halves]
     if not splits:
         return faces
-    outlines = [q for _, ways in splits for pair in ways for q in pair]
+    outlines = [q for _, ways in splits for way in ways for q in way]
     looks = iter([_one_look_more(pyramid, f, profile)
                   for f in read_outlines(pyramid, outlines, profile, floor=profile.tile_threshold)])
     for face, ways in splits:
         others = [f for f in faces if f is not face]
         best, surest = None, -1.0
-        for pair in ([next(looks), next(looks)] for _ in ways):
-            sure = min(count_pips(f, profile).confidence for f in pair)
-            if any(f.tile_score < profile.tile_threshold or f.moved > profile.settled_px for f in pair) or \
+        for way in ([next(looks) for _ in way] for way in ways):
+            sure = min(count_pips(f, profile).confidence for f in way)
+            if any(f.tile_score < profile.tile_threshold or f.moved > profile.settled_px for f in way) or \
                     sure < profile.candidate_confidence or sure <= surest or \
-                    geo.overlap(pair[0].corners, pair[1].corners) > profile.same_face_overlap or \
-                    any(_on_another(f, -1, others, profile) for f in pair):
+                    (len(way) == 2 and geo.overlap(way[0].corners, way[1].corners) > profile.same_face_overlap) or \
+                    (len(way) == 1 and geo.inside(face.corners, way[0].corners) <= 1 - profile.same_face_overlap) or \
+                    any(_on_another(f, -1, others, profile) for f in way):
                 continue
-            best, surest = pair, sure
+            best, surest = way, sure
         if best is not None:
             faces = others + best
     return faces
+
+
+def _a_half_read_whole(face: FaceReading, profile: Profile) -> bool:
+    """Whether each half of ``face`` counts two or three pips in a line across the face (within
+    ``profile.pip_line_along`` of each other along it): no face of the set, but a four's or a six's half of a tile
+    read as a whole face, two pips or three each side of the middle it takes for a divider."""
+    lines = []
+    for half in face.peaks:
+        along = [p.from_middle for p in half if p.heat >= profile.pip_threshold]
+        lines.append(len(along) in (2, 3) and max(along) - min(along) < profile.pip_line_along)
+    return all(lines)
+
+
+def _doubled(corners: np.ndarray) -> list[np.ndarray]:
+    """The outlines twice the face ``corners``' size of which it is a half: beyond either end, and beyond either
+    long side (a square half read as a whole face may be taken either way round); each clockwise with [0]-[1]
+    an end of the face's width."""
+    q = np.asarray(corners, np.float64)
+    along0, along1 = q[3] - q[0], q[2] - q[1]  # [0]-[1] is an end
+    across0, across1 = q[1] - q[0], q[2] - q[3]
+    return [np.array([q[0], q[1], q[2] + along1, q[3] + along0]),
+            np.array([q[0] - along0, q[1] - along1, q[2], q[3]]),
+            np.array([q[1], q[2], q[3] - across1, q[0] - across0]),
+            np.array([q[1] + across0, q[2] + across1, q[3], q[0]])]
 
 
 def _halves(corners: np.ndarray, along: bool = False) -> list[np.ndarray]:

@@ -73,6 +73,10 @@ class Profile:
     # lone pips of the faces read as whole tiles in the 1,000 fresh photos of seeds 50000+, 91% lie within 0.05
     # of the middle and 3% from 0.3
     lone_pip_off: float = 0.3
+    # a half's two or three pips this close along the face (tile widths) lie in a line across it, which no face of
+    # the set does (its two and three lie on a diagonal, 0.5 to 0.6 apart along): a four's or a six's half of a
+    # tile read as a whole face, which ``_halved`` looks at as the tile twice its size (0: never)
+    pip_line_along: float = 0.2
     aspect_min: float = 0.7  # a face's length / width: a tile seen at a slant, at least ...
     aspect_max: float = 6.0  # ... and at most (a far tile of a steep photo, seen nearly edge on)
     # the reader's corners are its maps' highest peaks, unless those are further than this from a parallelogram
@@ -272,7 +276,8 @@ class Profile:
         if profile.size_fit_min < 4:
             raise ProfileError(f"profile field 'size_fit_min' must be at least 4 (a plane needs 3): "
                                f"{profile.size_fit_min!r}")
-        for key in ("square_on_px", "sure_square_on_px", "corner_skew", "pip_symmetry", "lone_pip_off"):
+        for key in ("square_on_px", "sure_square_on_px", "corner_skew", "pip_symmetry", "lone_pip_off",
+                    "pip_line_along"):
             if getattr(profile, key) < 0:
                 raise ProfileError(f"profile field {key!r} must not be negative: {getattr(profile, key)!r}")
         for key in ("detector", "reader"):

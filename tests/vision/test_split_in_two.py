@@ -1,7 +1,8 @@
 """A whole face read across two tiles (end to end, or side by side) where the detector saw a tile off its
 centre is looked at again as the two tiles, and replaced by them where both are read surely; a face two
 tiles long, read as no tile, is looked at as two tiles end to end; a whole face read with a half of more pips
-than a tile has is looked at as two tiles side by side."""
+than a tile has is looked at as two tiles side by side; a whole face whose halves read pips in a line across
+it is looked at as the tile it is half of."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import companion.vision as vision
 from companion.vision import Profile
 from companion.vision import geometry as geo
 from companion.vision.plane import Plane
-from companion.vision.read import FaceReading
+from companion.vision.read import FaceReading, Peak
 
 from drawing import peaks, read_face, sure_table
 
@@ -287,3 +288,51 @@ def test_a_look_that_replaces_a_face_across_two_tiles_end_to_end_leads_to_the_ot
     filled = vision._filled(None, TABLE + [across], [orphan], [], Profile())
     assert filled[:4] == TABLE and _pips(filled[4:]) == [(3, 6), (4, 5)]
     assert any(np.allclose(c, (460, 500), atol=2.0) for c in looked)
+
+
+def _in_a_line(n: int, at: float = 0.55) -> tuple:
+    """A half's ``n`` peaks in a line across the face, ``at`` along it (a six's or a four's column)."""
+    return tuple(Peak(0.97, at, x) for x in ((-0.27, 0.0, 0.27) if n == 3 else (-0.27, 0.27)))
+
+
+def test_pips_in_a_line_across_each_half_are_a_half_read_whole():
+    profile = Profile()
+    square = geo.quad_of((340, 500), 0.0, WIDTH, WIDTH)
+    assert vision._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5), profile)
+    assert vision._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(2), _in_a_line(2, 0.45)), 0.0, 0.5),
+                                     profile)
+    # the set's own twos and threes lie on a diagonal; a half of another count, or one line alone, is no sign
+    assert not vision._a_half_read_whole(read_face(_tile(300, 500), (3, 3)), profile)
+    assert not vision._a_half_read_whole(read_face(_tile(300, 500), (2, 2)), profile)
+    assert not vision._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), peaks(3)), 0.0, 0.5), profile)
+    assert not vision._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), peaks(4)), 0.0, 0.5), profile)
+    never = Profile(pip_line_along=0.0)
+    assert not vision._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5), never)
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_a_six_s_half_read_as_a_three_three_gives_way_to_its_tile(monkeypatch, turned):
+    # the 3-6's six half, a square, read as a whole 3-3 (its columns of three each side of a middle); taken either
+    # way round, one of the outlines twice its size is the tile
+    half = geo.quad_of((340, 500), np.pi / 2 if turned else 0.0, WIDTH, WIDTH * 0.95)
+    face = FaceReading(half, 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5)
+    assert vision.count_pips(face, Profile()).pips == (3, 3)
+    looked: list = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return _reader(END_TO_END[:1])(pyramid, quads, profile)
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    halved = vision._halved(PHOTO, TABLE + [face], Profile())
+    assert halved[:4] == TABLE and _pips(halved[4:]) == [(3, 6)] and len(looked) == 4
+    assert np.allclose(halved[4].corners, END_TO_END[0][0])
+
+
+def test_a_face_read_in_lines_stays_where_no_tile_twice_its_size_is_read(monkeypatch):
+    face = FaceReading(geo.quad_of((340, 500), 0.0, WIDTH, WIDTH), 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5)
+    monkeypatch.setattr(vision, "read_outlines", _reader([]))
+    assert vision._halved(PHOTO, TABLE + [face], Profile()) == TABLE + [face]
+    # nor where the tile read there lies beside it rather than over it
+    monkeypatch.setattr(vision, "read_outlines", _reader([(_tile(340, 565), (3, 6))]))
+    assert vision._halved(PHOTO, TABLE + [face], Profile()) == TABLE + [face]

@@ -410,7 +410,8 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     looks are taken after it, only where needed. A new look replaces the face if
     it is a whole tile, surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
-    (intersection over union; a moved or turned look by ``profile.fit_margin``). In a set with a logo, a whole
+    (intersection over union; a moved or turned look by ``profile.fit_margin``) than the face, unless the face
+    had not settled. In a set with a logo, a whole
     face read as the logo tile, surely or with doubt, is looked at the same way (through the prediction, moved
     and not, and along the nearest sure face's axis and across it, moved either way along) where its outline
     fits what the other sure faces predict less than ``profile.gap_fit`` (the reader often takes the round
@@ -436,7 +437,8 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
         outline = plane.outline(faces[k].corners, profile.tile_aspect)
         if outline is None:
             continue
-        best[k] = (faces[k], fit(faces[k]))
+        # (a face whose corners had not settled has no place to keep: its outline is no surer than its reading)
+        best[k] = (faces[k], fit(faces[k]) if faces[k].moved <= profile.settled_px else 0.0)
         if geo.iou(faces[k].corners, outline) < profile.shape_overlap:
             looks.append((k, outline, 0.0))
         # (the moved and turned looks paid off only where the pips are in doubt or the outline had not settled;

@@ -106,6 +106,27 @@ def test_an_outline_across_two_tiles_read_surely_as_a_tile_held_is_moved_where_i
     assert vision._reshaped(None, _faces()[:-1] + [settled], Profile())[-1] is settled
 
 
+def test_a_face_whose_corners_had_not_settled_gives_way_to_a_settled_look_read_more_surely(monkeypatch):
+    # the 460 tile lies a little off the row's line, and the reader's outline of it, read with doubt, had not
+    # settled nearer the line: it fits the plane's prediction better than the tile itself does
+    off = geo.quad_of((474, 300), 0.0, LENGTH, WIDTH)
+    unsettled = FaceReading(geo.quad_of((452, 300), 0.0, LENGTH, WIDTH), 0.99, (peaks(3, 0.6), peaks(5)), 0.0, 25.0)
+    assert vision.count_pips(unsettled, Profile()).confidence < Profile().doubt_below
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        return [_sure(off, (4, 5)) if np.linalg.norm(geo.centre_of(q) - (474, 300)) < 0.2 * LENGTH
+                else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)]
+    assert geo.iou(unsettled.corners, MISSED) > geo.iou(off, MISSED)
+    now = vision._reshaped(None, faces + [unsettled], Profile())[-1]
+    assert np.allclose(now.corners, off) and _count(now) == (4, 5)
+    # settled, the face keeps its place: the look fits no better
+    settled = replace(unsettled, moved=1.0)
+    assert vision._reshaped(None, faces + [settled], Profile())[-1] is settled
+
+
 def test_an_outline_askew_across_two_tiles_is_looked_at_along_its_nearest_sure_neighbour(monkeypatch):
     # a long thin outline at 35 degrees across the 300 tile's end and the 460 tile: its own axis tells nothing,
     # and only a look along the row (the axis of the 300 tile beside it) finds the 4-5

@@ -411,7 +411,9 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     it is a whole tile, surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
     (intersection over union; a moved or turned look by ``profile.fit_margin``) than the face, unless the face
-    had not settled. In a set with a logo, a whole
+    had not settled, or its pips were read almost without confidence (below ``profile.candidate_confidence``)
+    and the look's surely (``profile.doubt_below``) with a tile's shape there (``profile.gap_fit``). In a set
+    with a logo, a whole
     face read as the logo tile, surely or with doubt, is looked at the same way (through the prediction, moved
     and not, and along the nearest sure face's axis and across it, moved either way along) where its outline
     fits what the other sure faces predict less than ``profile.gap_fit`` (the reader often takes the round
@@ -514,7 +516,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
                     aside.setdefault(k, []).append(face)
                 if confidence <= count_pips(held, profile).confidence:
                     continue
-            if face_fit <= held_fit + margin:
+            # (a face read almost without confidence may lie across two tiles, an outline of a tile's shape too)
+            unsure = k not in logos and count_pips(held, profile).confidence < profile.candidate_confidence and \
+                count_pips(face, profile).confidence >= profile.doubt_below and face_fit >= profile.gap_fit
+            if face_fit <= held_fit + margin and not unsure:
                 continue
             # a face of no tile's shape within a look read surely, and fitting far worse, is part of that tile read
             # apart (its other half, or the logo's emblem alone): the look may lie on it, and takes its place too

@@ -12,6 +12,7 @@ import pytest
 import companion.vision as vision
 from companion.vision import Profile
 from companion.vision import geometry as geo
+from companion.vision.plane import Plane
 from companion.vision.read import FaceReading, Peak
 
 from drawing import peaks
@@ -106,25 +107,34 @@ def test_an_outline_across_two_tiles_read_surely_as_a_tile_held_is_moved_where_i
     assert vision._reshaped(None, _faces()[:-1] + [settled], Profile())[-1] is settled
 
 
-def test_a_face_whose_corners_had_not_settled_gives_way_to_a_settled_look_read_more_surely(monkeypatch):
-    # the 460 tile lies a little off the row's line, and the reader's outline of it, read with doubt, had not
-    # settled nearer the line: it fits the plane's prediction better than the tile itself does
-    off = geo.quad_of((474, 300), 0.0, LENGTH, WIDTH)
-    unsettled = FaceReading(geo.quad_of((452, 300), 0.0, LENGTH, WIDTH), 0.99, (peaks(3, 0.6), peaks(5)), 0.0, 25.0)
-    assert vision.count_pips(unsettled, Profile()).confidence < Profile().doubt_below
+# the 460 tile, lying a little off the row's line, and seen a little short: an outline read with doubt on the
+# line (its corners still moving, or across two tiles) fits the plane's prediction better than the tile does
+OFF_THE_LINE = geo.quad_of((474, 300), 0.0, 0.82 * LENGTH, WIDTH)
 
-    def read_outlines(pyramid, quads, profile, floor=None):
-        return [_sure(off, (4, 5)) if np.linalg.norm(geo.centre_of(q) - (474, 300)) < 0.2 * LENGTH
-                else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
 
-    monkeypatch.setattr(vision, "read_outlines", read_outlines)
-    faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)]
-    assert geo.iou(unsettled.corners, MISSED) > geo.iou(off, MISSED)
-    now = vision._reshaped(None, faces + [unsettled], Profile())[-1]
-    assert np.allclose(now.corners, off) and _count(now) == (4, 5)
-    # settled, the face keeps its place: the look fits no better
-    settled = replace(unsettled, moved=1.0)
-    assert vision._reshaped(None, faces + [settled], Profile())[-1] is settled
+def _off_the_line_reader(pyramid, quads, profile, floor=None):
+    return [_sure(OFF_THE_LINE, (4, 5)) if np.linalg.norm(geo.centre_of(q) - (474, 300)) < 0.2 * LENGTH
+            else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
+
+
+@pytest.mark.parametrize("heat, moved, gives_way", [(0.7, 25.0, True), (0.6, 1.0, True), (0.7, 1.0, False)])
+def test_a_face_unsettled_or_read_almost_without_confidence_gives_way_to_a_look_read_surely(monkeypatch, heat,
+                                                                                           moved, gives_way):
+    # its corners still moving, its outline vouches for nothing; read almost without confidence (0.2 sure), it
+    # may lie across two tiles; read with doubt (0.4) and settled, it keeps its place: the look fits no better
+    face = FaceReading(geo.quad_of((452, 300), 0.0, LENGTH, 0.85 * WIDTH), 0.99, (peaks(3, heat), peaks(5)), 0.0,
+                       moved)
+    assert vision.count_pips(face, Profile()).confidence < Profile().doubt_below
+    table = [_sure(q, p) for q, p in zip(TABLE, PIPS)]
+    plane = Plane([f.corners for f in table])
+    tile = _sure(OFF_THE_LINE, (4, 5))
+    assert vision._plane_fit(face, plane, Profile()) > vision._plane_fit(tile, plane, Profile()) >= Profile().gap_fit
+    monkeypatch.setattr(vision, "read_outlines", _off_the_line_reader)
+    now = vision._reshaped(None, table + [face], Profile())[-1]
+    if gives_way:
+        assert np.allclose(now.corners, OFF_THE_LINE) and _count(now) == (4, 5)
+    else:
+        assert now is face
 
 
 def test_an_outline_askew_across_two_tiles_is_looked_at_along_its_nearest_sure_neighbour(monkeypatch):

@@ -1147,9 +1147,7 @@ def _halves_of_two(faces: list[FaceReading], plane: Plane, profile: Profile) -> 
         tile = plane.outline(face.corners, profile.tile_aspect) if face.tile_score < profile.tile_threshold else None
         if tile is None or abs(geo.frame_of(face.corners)[2] / geo.frame_of(tile)[2] - 2) > 2 * profile.gap_slack:
             continue
-        q = np.asarray(face.corners, np.float64)
-        middle = [(q[0] + q[3]) / 2, (q[1] + q[2]) / 2]  # across the face's middle ([0]-[1] is an end)
-        for half in (np.array([q[0], q[1], middle[1], middle[0]]), np.array([middle[0], middle[1], q[2], q[3]])):
+        for half in _halves(face.corners):
             outline = plane.outline(half, profile.tile_aspect)
             if outline is not None:
                 out.append(outline)

@@ -842,9 +842,10 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
 
 
 def _one_look_more(pyramid: Pyramid, face: FaceReading, profile: Profile) -> FaceReading:
-    """``face`` (a look through an outline) looked at once more through its corners where it is a whole tile
+    """``face`` (a look through an outline) looked at once more through its corners where it is a whole tile, or
+    may be one (``profile.shaped_tile_threshold``: ``assemble`` keeps such a face where it has a tile's shape),
     whose corners still moved more than ``profile.settled_px``."""
-    if face.tile_score >= profile.tile_threshold and face.moved > profile.settled_px:
+    if face.tile_score >= profile.shaped_tile_threshold and face.moved > profile.settled_px:
         return read_outlines(pyramid, [face.corners], profile, floor=profile.tile_threshold)[0]
     return face
 

@@ -230,3 +230,23 @@ def test_a_weak_peak_just_beyond_a_faces_end_is_looked_at_as_the_tile_end_to_end
         replace(doubtful, corners=q) if geo.iou(q, HIDDEN[0]) > 0.9 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0)
         for q in quads])
     assert len(vision._filled(None, TABLE + [before], [], [], Profile(), [peak])) == len(TABLE) + 1
+
+
+def test_a_look_less_sure_it_is_whole_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
+    # the first look at a small blank-half tile stopped short of settling, 0.7 sure it is whole; through the
+    # corners it stopped at, the next look settles on the tile, and step 4 would keep it (a tile's shape there)
+    plane = vision.Plane([f.corners for f in TABLE])
+    moving = replace(read_face(HIDDEN[0], HIDDEN[1]), tile_score=0.7, moved=12.0)
+    looked: list = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return [moving if len(looked) == 1 else replace(moving, moved=1.0) for _ in quads]
+
+    monkeypatch.setattr(vision, "read_outlines", read_outlines)
+    out = vision._found_at(None, list(TABLE), [HIDDEN[0]], 0, plane, Profile())
+    assert len(looked) == 2 and len(out) == len(TABLE) + 1 and out[-1].moved == 1.0
+    # one the reader all but takes for no tile (below ``shaped_tile_threshold``) takes no look more
+    looked.clear()
+    moving = replace(moving, tile_score=0.4)
+    assert vision._found_at(None, list(TABLE), [HIDDEN[0]], 0, plane, Profile()) == TABLE and len(looked) == 1

@@ -1184,8 +1184,10 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     others where the detector saw a tile, taken surest first; a guess marked ``strict`` must be read surely
     however surely it is a whole tile. A look the reader is less sure is whole (from
     ``profile.shaped_tile_threshold``) counts as whole where ``assemble`` would keep it: of a tile's shape there
-    (``profile.shaped_fit``), its pips read surely. A place on two whole faces, or on one that fits the plane
-    too closely to be replaced, takes no look."""
+    (``profile.shaped_fit``), its pips read surely. A whole look, settled, whose pips are in doubt is judged on
+    its four looks (``read_both_ways``) before it is taken or left: a tile with a blank half the detector all but
+    missed reads so at times, and must be read surely there. A place on two whole faces, or on one that fits the
+    plane too closely to be replaced, takes no look."""
     fit = _fit_to(plane, profile)
     unjudged = len(plane.sure) < 2  # (nothing tells a tile's shape: see ``_taken``)
     # a look through a place on a whole face stays on it (looks move little), so it can only take that face's
@@ -1198,6 +1200,10 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     places, guesses = [q for q, ok in zip(places, free) if ok], sum(free[:guesses])
     looks = read_outlines(pyramid, places, profile, floor=profile.tile_threshold) if places else []
     looks = [_one_look_more(pyramid, face, profile) for face in looks]  # (a guess far off takes more looks)
+    settled = [k for k, face in enumerate(looks)
+               if face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px]
+    for k, face in zip(settled, read_both_ways(pyramid, [looks[k] for k in settled], profile)):
+        looks[k] = face
     return _taken(found, looks, guesses, plane, profile, fit, strict)
 
 

@@ -435,12 +435,13 @@ def read_both_ways(pyramid: Pyramid, faces: list[FaceReading], profile: Profile)
     pip that one look gets wrong, the others, seeing the face another way round, rarely get wrong the same way;
     a face of the set mirrored is a face of the set. Read with doubt: a whole face whose pips are in doubt (a
     count less sure than ``profile.doubt_below``; not the logo tile), or a face the reader is less sure is whole
-    (a tile score from ``profile.shaped_tile_threshold`` up to ``profile.tile_threshold``)."""
-    which = [k for k, face in enumerate(faces)
-             if profile.shaped_tile_threshold <= face.tile_score < profile.tile_threshold
+    (a tile score from ``profile.shaped_tile_threshold`` up to ``profile.tile_threshold``). A face read both ways
+    already is not read again."""
+    which = [k for k, face in enumerate(faces) if face.straight is None and (
+             profile.shaped_tile_threshold <= face.tile_score < profile.tile_threshold
              or (face.tile_score >= profile.tile_threshold
                  and not (profile.logo and face.logo_score >= profile.logo_threshold)
-                 and count_pips(face, profile).confidence < profile.doubt_below)]
+                 and count_pips(face, profile).confidence < profile.doubt_below))]
     if not which:
         return faces
     crops = [geo.quad_to_crop(faces[k].corners[list(order)]) for order, _ in BOTH_WAYS for k in which]

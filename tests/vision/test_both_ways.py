@@ -98,6 +98,9 @@ def test_a_face_read_surely_is_not_read_again(monkeypatch):
     assert count_pips(face, profile).pips == (5, 3) and count_pips(face, profile).confidence >= profile.doubt_below
     calls.clear()
     assert read_both_ways(pyramid, [face], profile)[0] is face and not calls
+    # nor is a face read both ways already (a look the gaps' looks judged so, kept as it was)
+    judged = replace(face, tile_score=(profile.shaped_tile_threshold + profile.tile_threshold) / 2, straight=0.3)
+    assert read_both_ways(pyramid, [judged], profile)[0] is judged and not calls
 
 
 def test_a_face_the_reader_is_unsure_is_whole_is_judged_on_both_looks(monkeypatch):

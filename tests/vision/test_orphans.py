@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 import companion.vision as vision
 from companion.vision import Profile
@@ -44,6 +45,12 @@ def _reader(tiles: list[tuple[np.ndarray, tuple[int, int]]]):
         return out
 
     return read_outlines
+
+
+@pytest.fixture(autouse=True)
+def _read_alike_both_ways(monkeypatch):
+    """The stand-in readers see no crops: a face reads on its four looks (``read_both_ways``) as on one."""
+    monkeypatch.setattr(vision, "read_both_ways", lambda pyramid, faces, profile: list(faces))
 
 
 def _frame(x: float, y: float, angle: float) -> tuple[np.ndarray, float, float, float]:
@@ -250,3 +257,28 @@ def test_a_look_less_sure_it_is_whole_whose_corners_still_moved_is_looked_at_onc
     looked.clear()
     moving = replace(moving, tile_score=0.4)
     assert vision._found_at(None, list(TABLE), [HIDDEN[0]], 0, plane, Profile()) == TABLE and len(looked) == 1
+
+
+def test_a_whole_look_read_with_doubt_is_judged_on_its_four_looks_before_it_is_taken(monkeypatch):
+    # a weak peak's look must be read surely: a tile with a blank half read 0.4 surely through one look, surely
+    # on the four (``read_both_ways``), is found; only whole looks that settled are read again
+    peak = _frame(400, 500, 0.0)
+    doubtful = replace(read_face(HIDDEN[0], HIDDEN[1], heat=0.7), tile_score=0.99)
+    assert vision.count_pips(doubtful, Profile()).confidence < Profile().doubt_below
+    judged: list = []
+
+    def both_ways(pyramid, faces, profile):
+        judged.extend(faces)
+        return [replace(read_face(f.corners, HIDDEN[1]), straight=0.4) for f in faces]
+
+    monkeypatch.setattr(vision, "read_both_ways", both_ways)
+    monkeypatch.setattr(vision, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+        replace(doubtful, corners=q) if geo.iou(q, HIDDEN[0]) > 0.9 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0)
+        for q in quads])
+    before = read_face(_tile(240, 500), (1, 6))
+    filled = vision._filled(None, TABLE + [before], [], [], Profile(), [peak])
+    assert len(filled) == len(TABLE) + 2 and geo.iou(filled[-1].corners, HIDDEN[0]) > 0.95
+    assert judged and all(f.tile_score >= Profile().tile_threshold and f.moved <= Profile().settled_px for f in judged)
+    # read with doubt on the four looks too, it is left
+    monkeypatch.setattr(vision, "read_both_ways", lambda pyramid, faces, profile: list(faces))
+    assert len(vision._filled(None, TABLE + [before], [], [], Profile(), [peak])) == len(TABLE) + 1

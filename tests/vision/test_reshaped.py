@@ -20,6 +20,12 @@ from drawing import peaks
 LENGTH, WIDTH = 160.0, 80.0
 
 
+@pytest.fixture(autouse=True)
+def _read_alike_both_ways(monkeypatch):
+    """The stand-in readers see no crops: a face reads on its four looks (``read_both_ways``) as on one."""
+    monkeypatch.setattr(vision, "read_both_ways", lambda pyramid, faces, profile: list(faces))
+
+
 def _sure(quad: np.ndarray, pips: tuple[int, int], moved: float = 0.5) -> FaceReading:
     halves = tuple(peaks(n) for n in pips)
     return FaceReading(quad, 0.99, halves, 0.0, moved)

@@ -967,8 +967,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     more (``plane.gaps``), where no whole tile was read, a look through the outline the two predict; a tile
     beyond the end of a line, in line or a double laid crosswise, past a whole face with another against its
     other end, and one a width beyond a whole face with another against its other long side (``plane.ends``);
-    at the two halves of a face read as no tile that is two tiles long (``_halves_of_two``), and half a tile each
-    way along a face read as no whole tile that is one tile long, its pips sure (``_across_a_junction``);
+    at the two halves of a face read as no tile that is two tiles long or wide (``_halves_of_two``), and half a
+    tile each way along a face read as no whole tile that is one tile long, its pips sure (``_across_a_junction``);
     at each of the ``orphans`` (outlines of candidates left unread, see ``_orphans``),
     a look through the outline the faces read surely predict there along it, through it moved each way
     along and across (``profile.shift_along``, ``profile.shift_across``), and through the outlines along the
@@ -1142,13 +1142,22 @@ def _halves(corners: np.ndarray, along: bool = False) -> list[np.ndarray]:
 def _halves_of_two(faces: list[FaceReading], plane: Plane, profile: Profile) -> list[np.ndarray]:
     """For each face of ``faces`` not read as a whole tile that is two tiles long where it lies (its length
     twice that of the outline ``plane`` predicts there, give or take twice ``profile.gap_slack`` of a tile),
-    the outlines ``plane`` predicts at its two halves: the detector saw two tiles end to end as one face."""
+    or a tile long and two wide, the outlines ``plane`` predicts at its two halves: the detector saw two tiles
+    end to end, or side by side, as one face."""
     out = []
     for face in faces:
         tile = plane.outline(face.corners, profile.tile_aspect) if face.tile_score < profile.tile_threshold else None
-        if tile is None or abs(geo.frame_of(face.corners)[2] / geo.frame_of(tile)[2] - 2) > 2 * profile.gap_slack:
+        if tile is None:
             continue
-        for half in _halves(face.corners):
+        (_, _, length, width), (_, _, tile_length, tile_width) = geo.frame_of(face.corners), geo.frame_of(tile)
+        if abs(length / tile_length - 2) <= 2 * profile.gap_slack:
+            halves = _halves(face.corners)
+        elif abs(length / tile_length - 1) <= 2 * profile.gap_slack and \
+                abs(width / tile_width - 2) <= 2 * profile.gap_slack:
+            halves = _halves(face.corners, along=True)
+        else:
+            continue
+        for half in halves:
             outline = plane.outline(half, profile.tile_aspect)
             if outline is not None:
                 out.append(outline)

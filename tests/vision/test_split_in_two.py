@@ -1,8 +1,8 @@
 """A whole face read across two tiles (end to end, or side by side) where the detector saw a tile off its
 centre is looked at again as the two tiles, and replaced by them where both are read surely; a face two
-tiles long, read as no tile, is looked at as two tiles end to end; a whole face read with a half of more pips
-than a tile has is looked at as two tiles side by side; a whole face whose halves read pips in a line across
-it is looked at as the tile it is half of."""
+tiles long (or wide), read as no tile, is looked at as two tiles end to end (or side by side); a whole face
+read with a half of more pips than a tile has is looked at as two tiles side by side; a whole face whose
+halves read pips in a line across it is looked at as the tile it is half of."""
 
 from __future__ import annotations
 
@@ -144,7 +144,7 @@ def test_the_other_face_across_the_same_two_tiles_gives_way_too(monkeypatch):
     assert vision._split_in_two(None, faces, held, Profile()) == faces
 
 
-def test_a_face_two_tiles_long_read_as_no_tile_is_looked_at_as_two_tiles(monkeypatch):
+def test_a_face_two_tiles_long_or_wide_read_as_no_tile_is_looked_at_as_two_tiles(monkeypatch):
     plane = Plane([f.corners for f in TABLE])
     both = FaceReading(geo.quad_of((380, 500), 0.0, 2 * LENGTH, WIDTH), 0.01, ((), ()), 0.0, 0.5)
     halves = vision._halves_of_two([both], plane, Profile())
@@ -154,6 +154,12 @@ def test_a_face_two_tiles_long_read_as_no_tile_is_looked_at_as_two_tiles(monkeyp
     assert vision._halves_of_two([FaceReading(both.corners, 0.99, ((), ()), 0.0, 0.5)], plane, Profile()) == []
     longer = FaceReading(geo.quad_of((380, 500), 0.0, 1.5 * LENGTH, WIDTH), 0.01, ((), ()), 0.0, 0.5)
     assert vision._halves_of_two([longer], plane, Profile()) == []
+    # a face a tile long and two wide: the two tiles side by side (a stack's nearest tile and the one behind it)
+    wide = FaceReading(geo.quad_of((300, 540), 0.0, LENGTH, 2 * WIDTH), 0.7, ((), ()), 0.0, 0.5)
+    halves = vision._halves_of_two([wide], plane, Profile())
+    assert len(halves) == 2 and all(any(np.allclose(h, t, atol=1.0) for h in halves) for t, _ in SIDE_BY_SIDE)
+    wider = FaceReading(geo.quad_of((300, 540), 0.0, LENGTH, 1.5 * WIDTH), 0.7, ((), ()), 0.0, 0.5)
+    assert vision._halves_of_two([wider], plane, Profile()) == []
     # the gaps' looks find both tiles there
     monkeypatch.setattr(vision, "read_outlines", _reader(END_TO_END))
     filled = vision._filled(None, TABLE + [both], [], [], Profile())

@@ -988,9 +988,9 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
     of its pips, it replaces that face (an outline across this tile and the next). Where a look found or replaced
     a tile, the gaps and ends it makes are looked at in turn, and the next tile where the face it replaced lay
-    beyond its end (``_past_the_replaced``), at most ``profile.end_rounds`` times (a line that goes on, a row it
-    closes with room left, the other tile of the outline across two). ``profile.gap_most`` 0 turns these looks
-    off."""
+    beyond its end or beside it (``_past_the_replaced``), at most ``profile.end_rounds`` times (a line that goes
+    on, a row it closes with room left, the other tile of the outline across two). ``profile.gap_most`` 0 turns
+    these looks off."""
     if not profile.gap_most:
         return faces
     whole = [f.corners for f in faces if f.tile_score >= profile.tile_threshold]
@@ -1049,7 +1049,8 @@ def _past_the_replaced(plane: Plane, before: list[FaceReading], after: list[Face
     the plane better took the place of an outline across this tile and the next) and whose centre lies off the new
     face's along its axis, by more than ``profile.beside_offset`` of its length, and in line with it (within half
     its width of its axis): the outline end to end with the new face that way (``next_in_line``), where the next
-    tile lies."""
+    tile lies; and whose centre lies off it across, by more than ``profile.beside_offset`` of its width, and beside
+    it (within that share of its length along it): the outline a width beside the new face that way."""
     out = []
     for old, new in zip(before, after):
         if old is new:
@@ -1059,6 +1060,11 @@ def _past_the_replaced(plane: Plane, before: list[FaceReading], after: list[Face
         off = geo.centre_of(old.corners) - geo.centre_of(q)
         if abs(off @ along) > profile.beside_offset * (along @ along) and abs(off @ across) < 0.5 * (across @ across):
             out.append(next_in_line(plane, q, 1 if off @ along > 0 else -1, profile.tile_aspect))
+        elif abs(off @ across) > profile.beside_offset * (across @ across) and \
+                abs(off @ along) < profile.beside_offset * (along @ along):
+            place = q + np.sign(off @ across) * across
+            outline = plane.outline(place, profile.tile_aspect)
+            out.append(place if outline is None else outline)
     return out
 
 

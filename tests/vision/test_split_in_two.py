@@ -272,12 +272,16 @@ def test_past_a_face_replaced_by_one_of_the_two_tiles_it_lay_across_the_other_is
     tile = read_face(END_TO_END[0][0], (3, 6))
     places = vision._past_the_replaced(plane, TABLE + [across], TABLE + [tile], Profile())
     assert len(places) == 1 and np.allclose(geo.centre_of(places[0]), geo.centre_of(END_TO_END[1][0]), atol=2.0)
-    # a face kept, or replaced by a tile it lay on nearly whole, or beside it: no look
+    # a face kept, or replaced by a tile it lay on nearly whole, or staggered against it: no look
     assert vision._past_the_replaced(plane, TABLE + [across], TABLE + [across], Profile()) == []
     on_it = read_face(geo.quad_of((310, 500), 0.0, LENGTH, WIDTH), (3, 6))
     assert vision._past_the_replaced(plane, [on_it], [tile], Profile()) == []
-    beside = read_face(geo.quad_of((380, 580), 0.0, LENGTH, WIDTH), (4, 5))
-    assert vision._past_the_replaced(plane, [beside], [tile], Profile()) == []
+    staggered = read_face(geo.quad_of((380, 580), 0.0, LENGTH, WIDTH), (4, 5))
+    assert vision._past_the_replaced(plane, [staggered], [tile], Profile()) == []
+    # one across two tiles side by side, replaced by one of them: the other beside it
+    wide = read_face(geo.quad_of((300, 530), 0.0, LENGTH, 1.6 * WIDTH), (6, 6), 0.6)
+    places = vision._past_the_replaced(plane, [wide], [tile], Profile())
+    assert len(places) == 1 and np.allclose(geo.centre_of(places[0]), geo.centre_of(SIDE_BY_SIDE[1][0]), atol=2.0)
 
 
 def test_a_look_that_replaces_a_face_across_two_tiles_end_to_end_leads_to_the_other(monkeypatch):

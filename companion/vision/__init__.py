@@ -191,7 +191,7 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _unstraddled(pyramid, faces, profile, looked)
     faces = _split_in_two(pyramid, faces, _held_off_centre(frames, read, faces, profile), profile)
     faces = _unread_pair(pyramid, faces, frames, read, profile)
-    orphans, beside_orphans = _orphans(frames, read, faces, profile)
+    orphans, beside_orphans = _orphans(frames, read, faces, (source.shape[1], source.shape[0]), profile)
     faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile, weak_frames)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
     faces = _resplit(pyramid, faces, profile)  # (a face that filled a gap may read a tile read already)
@@ -892,8 +892,10 @@ def _judged(faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray
 
 
 def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[FaceReading | None],
-             faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray], list[np.ndarray]]:
-    """Where the candidates' ``frames`` left unread (their looks went to a neighbouring face) may hold a tile
+             faces: list[FaceReading], size: tuple[int, int], profile: Profile) \
+        -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Where the candidates' ``frames`` left unread (their looks went to a neighbouring face, or ran off the
+    photo of ``size`` (width, height) and read no whole tile: a tile near the border) may hold a tile
     not found: the outlines of those whose centre lies on no face read surely (a whole tile, its pips sure: a face
     read with doubt there may lie across this tile and the next); and beside the one face one lies on (if one),
     off its centre by ``profile.beside_offset`` of its width across it (or of its length along it), the
@@ -902,7 +904,8 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
     tiles side by side (or end to end, or staggered) as one, its centre between them."""
     alone, beside = [], []
     for frame, face in zip(frames, read):
-        if face is not None:
+        if face is not None and (face.tile_score >= profile.tile_threshold
+                                 or not _cut_off(face.corners, *size, profile)):
             continue
         under = _under(frame[0], faces)
         if not any(_read_surely(f, profile) for f in under):

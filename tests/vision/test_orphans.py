@@ -17,6 +17,7 @@ from companion.vision.read import FaceReading
 from drawing import read_face, sure_table
 
 LENGTH, WIDTH = 160.0, 80.0
+PHOTO = (2000, 1500)  # (width, height): every tile here lies well inside it
 
 
 def _tile(x: float, y: float, angle: float = 0.0) -> np.ndarray:
@@ -61,11 +62,11 @@ def test_a_candidate_left_unread_on_a_face_read_with_doubt_is_looked_at_where_it
     frame = _frame(400, 500, 0.0)
     doubtful = read_face(_tile(410, 530), (5, 1), heat=0.55)  # across the hidden tile and the next
     assert vision.count_pips(doubtful, Profile()).confidence < Profile().doubt_below
-    alone, beside = vision._orphans([frame], [None], TABLE + [doubtful], Profile())
+    alone, beside = vision._orphans([frame], [None], TABLE + [doubtful], PHOTO, Profile())
     assert len(alone) == 1 and len(beside) == 2  # (and the places beside the face it lies on, as ever)
     # on a face read surely, it is not: the detector saw that face (only its places beside it are looked at)
     sure = read_face(_tile(410, 530), (5, 1))
-    alone, beside = vision._orphans([frame], [None], TABLE + [sure], Profile())
+    alone, beside = vision._orphans([frame], [None], TABLE + [sure], PHOTO, Profile())
     assert not alone and len(beside) == 2
 
 
@@ -282,3 +283,16 @@ def test_a_whole_look_read_with_doubt_is_judged_on_its_four_looks_before_it_is_t
     # read with doubt on the four looks too, it is left
     monkeypatch.setattr(vision, "read_both_ways", lambda pyramid, faces, profile: list(faces))
     assert len(vision._filled(None, TABLE + [before], [], [], Profile(), [peak])) == len(TABLE) + 1
+
+
+def test_a_candidate_whose_look_ran_off_the_photo_is_looked_at_where_it_lies():
+    # a whole tile near the top border, the detector's frame for it half beyond: its look ran off the photo and
+    # read no whole tile (0.6), so the candidate is looked at again as one left unread
+    frame = _frame(400, 30, 0.0)
+    off = replace(read_face(_tile(400, 10), (6, 0)), tile_score=0.6)
+    alone, beside = vision._orphans([frame], [off], TABLE + [off], PHOTO, Profile())
+    assert len(alone) == 1 and np.allclose(geo.centre_of(alone[0]), (400, 30))
+    # one whose look read a whole tile there, or read no tile well inside the photo, is not
+    assert vision._orphans([frame], [replace(off, tile_score=0.9)], TABLE + [off], PHOTO, Profile()) == ([], [])
+    inside = replace(read_face(_tile(400, 500), (6, 0)), tile_score=0.6)
+    assert vision._orphans([_frame(400, 500, 0.0)], [inside], TABLE + [inside], PHOTO, Profile()) == ([], [])

@@ -18,6 +18,7 @@ from companion.vision.read import FaceReading, Peak
 from drawing import peaks
 
 LENGTH, WIDTH = 160.0, 80.0
+PHOTO = (2000, 1500)  # (width, height): every tile here lies well inside it
 
 
 @pytest.fixture(autouse=True)
@@ -354,18 +355,18 @@ def _unread(x: float, y: float) -> tuple[np.ndarray, float, float, float]:
 def test_a_candidate_left_unread_off_the_centre_of_the_face_it_lies_on_names_the_place_beyond_it():
     faces = _faces()[:-1]
     # centred between the 300 tile and the 460 one (the detector saw the two as one): one length beyond
-    alone, beside = vision._orphans([_unread(380, 300)], [None], faces, Profile())
+    alone, beside = vision._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile())
     assert alone == [] and len(beside) == 1 and np.allclose(beside[0], MISSED)
     # between the 600 tile and one side by side with it below: one width beside it (and, off the middle
     # between them, where the 600 tile's centre mirrored through the candidate's falls)
-    alone, beside = vision._orphans([_unread(600, 100 + 0.3 * WIDTH)], [None], faces, Profile())
+    alone, beside = vision._orphans([_unread(600, 100 + 0.3 * WIDTH)], [None], faces, PHOTO, Profile())
     assert alone == [] and len(beside) == 2 and np.allclose(beside[0], _tile(600, 100 + WIDTH))
     assert np.allclose(beside[1], _tile(600, 100 + 0.6 * WIDTH))
     # near the face's centre, or read, it names nothing; on no face, its own outline
-    assert vision._orphans([_unread(310, 305)], [None], faces, Profile()) == ([], [])
-    assert vision._orphans([_unread(380, 300)], [faces[3]], faces, Profile()) == ([], [])
-    assert vision._orphans([_unread(380, 300)], [None], faces, Profile(beside_offset=0.6)) == ([], [])
-    alone, beside = vision._orphans([_unread(800, 500)], [None], faces, Profile())
+    assert vision._orphans([_unread(310, 305)], [None], faces, PHOTO, Profile()) == ([], [])
+    assert vision._orphans([_unread(380, 300)], [faces[3]], faces, PHOTO, Profile()) == ([], [])
+    assert vision._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile(beside_offset=0.6)) == ([], [])
+    alone, beside = vision._orphans([_unread(800, 500)], [None], faces, PHOTO, Profile())
     assert len(alone) == 1 and beside == [] and np.allclose(geo.centre_of(alone[0]), (800, 500))
 
 
@@ -373,7 +374,7 @@ def test_a_tile_staggered_beside_the_face_the_candidate_lay_on_is_found_where_it
     staggered = _tile(600 + 0.4 * LENGTH, 100 + WIDTH)  # below the 600 tile, shifted along by 0.4 lengths
     faces = _faces()[:-1]
     frame = _unread(600 + 0.2 * LENGTH, 100 + 0.5 * WIDTH)  # the detector's centre between the two
-    alone, beside = vision._orphans([frame], [None], faces, Profile())
+    alone, beside = vision._orphans([frame], [None], faces, PHOTO, Profile())
     assert alone == [] and len(beside) == 2 and np.allclose(beside[1], staggered)
 
     def read_outlines(pyramid, quads, profile, floor=None):  # finds it only from a look near it
@@ -389,7 +390,7 @@ def test_a_tile_staggered_beside_the_face_the_candidate_lay_on_is_found_where_it
 def test_a_tile_the_detector_saw_as_one_with_its_neighbour_is_found_beside_it(monkeypatch):
     monkeypatch.setattr(vision, "read_outlines", _reader())
     faces = _faces()[:-1]
-    orphans = vision._orphans([_unread(380, 300)], [None], faces, Profile())
+    orphans = vision._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile())
     filled = vision._filled(None, faces, *orphans, Profile())
     assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
     assert len(vision._filled(None, faces, [], [], Profile())) == len(faces)

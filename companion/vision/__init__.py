@@ -897,7 +897,9 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
     """Where the candidates' ``frames`` left unread (their looks went to a neighbouring face, or ran off the
     photo of ``size`` (width, height) and read no whole tile: a tile near the border) may hold a tile
     not found: the outlines of those whose centre lies on no face read surely (a whole tile, its pips sure: a face
-    read with doubt there may lie across this tile and the next); and beside the one face one lies on (if one),
+    read with doubt there may lie across this tile and the next); and beside the one face one lies on (if one;
+    on none, the one whole face it lies within ``profile.beside_offset`` of the candidate's width of: its centre
+    on the seam of two tiles side by side, which the detector split across them),
     off its centre by ``profile.beside_offset`` of its width across it (or of its length along it), the
     outline one width beside it (one length beyond its end) on that side, and the outline centred where the
     face's centre mirrored through the candidate's falls (unless that is one of those): the detector saw two
@@ -910,8 +912,11 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
         under = _under(frame[0], faces)
         if not any(_read_surely(f, profile) for f in under):
             alone.append(geo.quad_of(*frame))
-        if len(under) == 1:
-            centre, angle, length, width = geo.frame_of(under[0].corners)
+        xy = (float(frame[0][0]), float(frame[0][1]))
+        held = under or [f for f in faces if f.tile_score >= profile.tile_threshold and cv2.pointPolygonTest(
+            f.corners.astype(np.float32), xy, True) >= -profile.beside_offset * frame[3]]
+        if len(held) == 1:
+            centre, angle, length, width = geo.frame_of(held[0].corners)
             along = np.array([np.cos(angle), np.sin(angle)])
             across = np.array([-along[1], along[0]])
             off = np.asarray(frame[0], np.float64) - centre

@@ -368,6 +368,12 @@ def test_a_candidate_left_unread_off_the_centre_of_the_face_it_lies_on_names_the
     assert vision._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile(beside_offset=0.6)) == ([], [])
     alone, beside = vision._orphans([_unread(800, 500)], [None], faces, PHOTO, Profile())
     assert len(alone) == 1 and beside == [] and np.allclose(geo.centre_of(alone[0]), (800, 500))
+    # on no face, but on the seam just beside the 600 tile (within a quarter of a width): one width beside it,
+    # besides its own outline (the detector split the two tiles across them)
+    alone, beside = vision._orphans([_unread(600, 100 + 0.6 * WIDTH)], [None], faces, PHOTO, Profile())
+    assert len(alone) == 1 and len(beside) == 1 and np.allclose(beside[0], _tile(600, 100 + WIDTH))
+    alone, beside = vision._orphans([_unread(600, 100 + 0.9 * WIDTH)], [None], faces, PHOTO, Profile())
+    assert len(alone) == 1 and beside == []
 
 
 def test_a_tile_staggered_beside_the_face_the_candidate_lay_on_is_found_where_its_centre_mirrors(monkeypatch):

@@ -136,6 +136,10 @@ class Profile:
     # half lengths from its centre, give or take this share of a length), may lie across two tiles of the line
     # (see ``_unstraddled``); a face touches the next end to end within the same slack
     straddle_slack: float = 0.25
+    # two whole faces side by side make a square that splits two ways; the other split's two faces take their
+    # place where the least sure of them is this many times likelier whole (odds) than the least sure of the
+    # two (0: only where a face is read as a tile read twice)
+    split_odds: float = 25.0
     straddle_rounds: int = 3  # rounds of those looks while they find tiles (a line read half a tile off)
     # a whole face holding a candidate left unread off its centre along it by at least this share of its length
     # (on it, or outside it by at most this share of its width) may lie across two tiles, end to end or (where
@@ -266,6 +270,8 @@ class Profile:
             raise ProfileError(f"profile field 'settled_px' must not be negative: {profile.settled_px!r}")
         if profile.tile_aspect < 1:
             raise ProfileError(f"profile field 'tile_aspect' must be at least 1: {profile.tile_aspect!r}")
+        if profile.split_odds and profile.split_odds < 1:
+            raise ProfileError(f"profile field 'split_odds' must be 0 or at least 1: {profile.split_odds!r}")
         if profile.size_ceiling < 1:
             raise ProfileError(f"profile field 'size_ceiling' must be at least 1: {profile.size_ceiling!r}")
         if profile.colour_far <= 0 or profile.colour_sure_min < 1:

@@ -124,6 +124,7 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"bare_tile_threshold": 2.0}, "bare_tile_threshold"),
                                          ({"shift_along": -0.25}, "shift_along"), ({"fit_margin": 1.5}, "fit_margin"),
                                          ({"settled_px": -1}, "settled_px"), ({"gap_slack": 0.5}, "gap_slack"),
+                                         ({"split_odds": 0.5}, "split_odds"),
                                          ({"gap_fit": 1.2}, "gap_fit"),
                                          ({"candidate_confidence": -0.1}, "candidate_confidence"),
                                          ({"candidate_fit": 1.1}, "candidate_fit"), ({"end_touch": -0.1}, "end_touch"),

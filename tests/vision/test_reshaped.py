@@ -691,6 +691,35 @@ def test_two_tiles_side_by_side_read_across_as_a_tile_read_twice_are_read_the_ot
     assert _same(vision._resplit(None, faces, Profile()), faces)
 
 
+def test_two_faces_side_by_side_give_way_to_the_other_split_read_far_more_surely_whole(monkeypatch):
+    # the square of a 5-5 and a 5-3 read across as a 5-5 and a 3-5 (the same two tiles: only the reader's belief
+    # tells the splits apart), each 0.99 sure it is whole, the right split 0.99999 sure
+    def reader(tile_score: float):
+        split = _square_reader(left_pips=(5, 5))
+        return lambda pyramid, quads, profile, floor=None: [
+            replace(f, tile_score=tile_score) if f.tile_score > 0.5 else f for f in split(pyramid, quads, profile)]
+
+    looked: list = []
+    faces = [_sure(TOP, (5, 5)), _sure(BOTTOM, (3, 5))]
+    monkeypatch.setattr(vision, "read_outlines", reader(0.99999))
+    resplit = vision._resplit(None, faces, Profile())
+    assert sorted(_count(f) for f in resplit) == [(5, 3), (5, 5)]
+    assert any(np.allclose(f.corners, LEFT) for f in resplit) and any(np.allclose(f.corners, RIGHT) for f in resplit)
+    # read the other way only ten times surer (in odds), or with the rule off, they stand
+    monkeypatch.setattr(vision, "read_outlines", reader(0.999))
+    assert _same(vision._resplit(None, faces, Profile()), faces)
+    monkeypatch.setattr(vision, "read_outlines", reader(0.99999))
+    assert _same(vision._resplit(None, faces, Profile(split_odds=0)), faces)
+    # faces the reader is as sure of as it gets are not looked across
+    def counted(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return reader(0.99999)(pyramid, quads, profile)
+
+    monkeypatch.setattr(vision, "read_outlines", counted)
+    sure = [replace(f, tile_score=1.0) for f in faces]
+    assert _same(vision._resplit(None, sure, Profile()), sure) and not looked
+
+
 def test_a_face_that_filled_a_gap_as_a_tile_read_already_is_read_the_other_way_too(monkeypatch):
     # the 6-3 across the square is found only by the looks in gaps, after the first resplit: its square is
     # read the other way then too

@@ -596,22 +596,23 @@ def _resplit(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> li
     counts = [count_pips(face, profile) for face in faces]
     whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
     tiles = Counter(tuple(sorted(counts[k].pips)) for k in whole)
-    turn = np.radians(profile.gap_turn_deg)
+    if len(whole) < 2:
+        return faces
+    beside = Lines([faces[k].corners for k in whole]).side_by_side(
+        profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)  # [a, b]: whole[b] beside whole[a]
     pairs: list[tuple[int, int]] = []
-    for k in (k for k in whole if tiles[tuple(sorted(counts[k].pips))] > 1):
-        for j in whole:
-            if j != k and all(k not in p and j not in p for p in pairs) and \
-                    side_by_side(faces[k].corners, faces[j].corners, profile.gap_slack, turn, profile.tile_aspect):
-                pairs.append((k, j))
-                break
+    for a, k in enumerate(whole):
+        if tiles[tuple(sorted(counts[k].pips))] > 1:
+            for b in np.flatnonzero(beside[a]):
+                if whole[b] != k and all(k not in p and whole[b] not in p for p in pairs):
+                    pairs.append((k, whole[b]))
+                    break
     twice = len(pairs)
     # pairs whose other split could be surer by ``split_odds``: the least sure face short of the reader's ceiling
     odds = np.log(profile.split_odds) if profile.split_odds else np.inf
     unsure = [a for a, k in enumerate(whole) if _log_odds(faces[k].tile_score) + odds <= _log_odds(1.0)]
-    if unsure:
-        beside = Lines([faces[k].corners for k in whole]).side_by_side(profile.gap_slack, turn, profile.tile_aspect)
-        pairs += [(whole[a], whole[b]) for a in unsure for b in np.flatnonzero(beside[a])
-                  if (b not in unsure or b > a) and not any({whole[a], whole[b]} == set(p) for p in pairs)]
+    pairs += [(whole[a], whole[b]) for a in unsure for b in np.flatnonzero(beside[a])
+              if (b not in unsure or b > a) and not any({whole[a], whole[b]} == set(p) for p in pairs)]
     if not pairs:
         return faces
     across = [q for k, j in pairs for q in split_the_other_way(faces[k].corners, faces[j].corners)]
@@ -1099,7 +1100,7 @@ def _past_the_replaced(plane: Plane, before: list[FaceReading], after: list[Face
             out.append(next_in_line(plane, q, 1 if off @ along > 0 else -1, profile.tile_aspect))
         elif abs(off @ across) > profile.beside_offset * (across @ across) and \
                 abs(off @ along) < profile.beside_offset * (along @ along):
-            place = q + np.sign(off @ across) * across
+            place = _moved(q, 0.0, 1.0)[0 if off @ across > 0 else 1]
             outline = plane.outline(place, profile.tile_aspect)
             out.append(place if outline is None else outline)
     return out

@@ -32,16 +32,19 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import companion.scanner as scanner  # noqa: E402
 import companion.vision as vision  # noqa: E402
+import companion.vision.looks as looks  # noqa: E402
 from companion.photo import load_photo, photo_size  # noqa: E402
 from companion.vision import detect, nets  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 from scan_benchmark import BIG_PIXELS, bare_decode, fresh_photos  # noqa: E402
 
-# find_faces's stages, in the order it runs them (the decodings, the draft and any finer one, are timed as "decoding")
-STAGES = ("find_candidates", "read_faces", "_reshaped", "_resplit", "_unstraddled", "_split_in_two", "_orphans",
-          "_filled", "_halved", "_logo_sought", "_last_of_set", "read_both_ways", "_cut_at_border", "face_colour",
-          "assemble")
+# find_faces's stages, in the order it runs them (the decodings, the draft and any finer one, are timed as "decoding"),
+# each with the module read_tiles or find_faces calls it through
+STAGES = tuple((looks, name) for name in (
+    "find_candidates", "read_faces", "_reshaped", "_resplit", "_unstraddled", "_split_in_two", "_orphans", "_filled",
+    "_halved", "_logo_sought", "_last_of_set", "read_both_ways", "_cut_at_border", "face_colour")) + (
+    (vision, "assemble"),)
 
 
 class Stages:
@@ -51,12 +54,12 @@ class Stages:
     def __init__(self) -> None:
         self.seconds, self.network, self.crops, self.passes = Counter(), Counter(), Counter(), Counter()
         self.open: list[str] = []  # the stages running now, outermost first
-        self.originals = [(vision, name, getattr(vision, name)) for name in STAGES] + [
+        self.originals = [(owner, name, getattr(owner, name)) for owner, name in STAGES] + [
             (scanner, "load_photo", scanner.load_photo), (nets.Network, "run", nets.Network.run)]
 
     def __enter__(self) -> "Stages":
-        for name in STAGES:
-            setattr(vision, name, self._wrapped(getattr(vision, name), name))
+        for owner, name in STAGES:
+            setattr(owner, name, self._wrapped(getattr(owner, name), name))
         scanner.load_photo = self._wrapped(scanner.load_photo, "decoding")
         run = nets.Network.run
 
@@ -114,7 +117,7 @@ def report(stages: Stages, n: int, total: float, photos: int, rounds: int) -> st
     """The table of ``stages`` over ``n`` scans that took ``total`` seconds each (means per photo)."""
     lines = [f"{photos} photos, {rounds} rounds, one thread: ms per photo (means)",
              f"{'stage':<16} {'ms':>7} {'networks':>9} {'rest':>7} {'crops':>6} {'passes':>6}"]
-    for name in ["decoding", *STAGES]:
+    for name in ["decoding", *(name for _, name in STAGES)]:
         if name in stages.seconds:
             s, net = stages.seconds[name] / n, stages.network[name] / n
             lines.append(f"{name:<16} {1000 * s:7.1f} {1000 * net:9.1f} {1000 * (s - net):7.1f} "

@@ -120,7 +120,7 @@ def test_weak_peaks_inside_the_photo_are_kept_apart_too(monkeypatch):
 
 
 def test_the_finer_looks_weak_peaks_are_looked_at_as_the_first_looks_are(monkeypatch):
-    import companion.vision as vision
+    import companion.vision.looks as looks
 
     sides: list = []
 
@@ -136,9 +136,9 @@ def test_the_finer_looks_weak_peaks_are_looked_at_as_the_first_looks_are(monkeyp
     def filled(pyramid, faces, orphans, beside, profile, weak=()):
         raise Filled([frame[0][0] for frame in weak])
 
-    monkeypatch.setattr(vision, "find_candidates", find_candidates)
-    monkeypatch.setattr(vision, "_filled", filled)
+    monkeypatch.setattr(looks, "find_candidates", find_candidates)
+    monkeypatch.setattr(looks, "_filled", filled)
     with pytest.raises(Filled) as looked:
-        vision.find_faces(table(640, 480), Profile())
+        looks.find_faces(table(640, 480), Profile())
     assert sides[0] is None and sides[1] is not None  # the first look, then the finer one
     assert sorted(looked.value.args[0]) == [150, 200]

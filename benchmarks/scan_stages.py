@@ -34,17 +34,17 @@ import companion.scanner as scanner  # noqa: E402
 import companion.vision as vision  # noqa: E402
 import companion.vision.looks as looks  # noqa: E402
 from companion.photo import load_photo, photo_size  # noqa: E402
-from companion.vision import detect, nets  # noqa: E402
+from companion.vision import detect, nets, read  # noqa: E402
 from companion.vision import geometry as geo  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 from scan_benchmark import BIG_PIXELS, bare_decode, fresh_photos  # noqa: E402
 
 # find_faces's stages, in the order it runs them (the decodings, the draft and any finer one, are timed as "decoding"),
 # each with the module read_tiles or find_faces calls it through
-STAGES = tuple((looks, name) for name in (
-    "find_candidates", "read_faces", "_reshaped", "_resplit", "_unstraddled", "_split_in_two", "_orphans", "_filled",
-    "_halved", "_logo_sought", "_last_of_set", "read_both_ways", "_cut_at_border", "face_colour")) + (
-    (vision, "assemble"),)
+STAGES = ((detect, "find_candidates"), (read, "read_faces")) + tuple((looks, name) for name in (
+    "_reshaped", "_resplit", "_unstraddled", "_split_in_two", "_orphans", "_filled", "_halved", "_logo_sought",
+    "_last_of_set")) + ((read, "read_both_ways"), (looks, "_cut_at_border"), (looks, "face_colour"),
+                        (vision, "assemble"))
 
 
 class Stages:

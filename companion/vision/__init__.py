@@ -9,7 +9,7 @@ set's rules (calibration runs the first once and tries thresholds on the second)
 - ``plane``: the outline a tile has at a place, predicted from the faces read surely around it; lines of
   play, gaps and ends.
 - ``looks``: ``find_faces``, the looks that run the three above until every face reads as a tile (or
-  surely as none): ``Faces``, before any threshold but the detector's.
+  surely as none): ``Faces``, before any threshold but the detector's. A module for each kind of look.
 - ``assemble``: ``assemble``, the thresholds and the set's rules over ``Faces``: a ``Reading``, with
   warnings.
 - ``junctions``: which tiles of a reading touch, for ``companion verify``.

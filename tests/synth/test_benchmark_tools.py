@@ -142,17 +142,17 @@ def test_the_bare_decoding_is_the_photo_as_shown(bench, tmp_path):
 def test_the_stage_timings_account_for_a_scan_and_leave_it_unchanged():
     stages_tool = _load("scan_stages")
     from companion import scanner
-    from companion.vision import looks, nets
+    from companion.vision import nets, read
 
     photo = min((ROOT / "sample_images").glob("*.jpg"), key=lambda p: p.stat().st_size)  # the smallest
     before = scanner.scan_photo(photo)
-    originals = (looks.read_faces, scanner.load_photo, nets.Network.run)
+    originals = (read.read_faces, scanner.load_photo, nets.Network.run)
     with stages_tool.Stages() as stages:
         t0 = time.perf_counter()
         during = scanner.scan_photo(photo)
         took = time.perf_counter() - t0
     assert during == before  # timing from outside changes no reading
-    assert (looks.read_faces, scanner.load_photo, nets.Network.run) == originals  # and is undone
+    assert (read.read_faces, scanner.load_photo, nets.Network.run) == originals  # and is undone
     assert stages.seconds["decoding"] > 0 and stages.passes["find_candidates"] >= 1
     assert sum(stages.crops.values()) >= len(before["tiles"]) > 0  # each tile read through a crop at least
     assert 0 < sum(stages.seconds.values()) <= took  # the stages lie within the scan, none counted twice

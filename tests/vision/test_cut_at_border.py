@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-import companion.vision.looks as looks
 from companion.vision import Faces, Profile, assemble
 from companion.vision import geometry as geo
+from companion.vision.looks import last
 from companion.vision.read import FaceReading, Pyramid
 
 from drawing import peaks, read_face
@@ -34,8 +34,8 @@ def _reader(looks: list[FaceReading], seen: list):
 
 def test_a_tile_cut_off_found_at_the_border_is_named_and_not_read(monkeypatch):
     seen = []
-    monkeypatch.setattr(looks, "read_faces", _reader([read_face(CUT, (0, 2))], seen))
-    cut = looks._cut_at_border(PYRAMID, TILES, [_frame(CUT)], Profile())
+    monkeypatch.setattr("companion.vision.read.read_faces", _reader([read_face(CUT, (0, 2))], seen))
+    cut = last._cut_at_border(PYRAMID, TILES, [_frame(CUT)], Profile())
     assert len(cut) == 1 and np.allclose(cut[0], CUT)
     reading = assemble(Faces(TILES, WIDTH, HEIGHT, cut), Profile())
     assert [t.pips for t in reading.tiles] == [(2, 3), (4, 1), (6, 5)]
@@ -48,16 +48,16 @@ def test_looks_that_are_not_surely_a_tile_cut_off_are_not_named(monkeypatch):
     inside = read_face(INSIDE, (0, 2))
     on_a_tile = read_face(geo.quad_of((330, 300), 0.0, 160, 80), (0, 2))
     for look in (unsure, blank, inside, on_a_tile):
-        monkeypatch.setattr(looks, "read_faces", _reader([look], []))
-        assert looks._cut_at_border(PYRAMID, TILES, [_frame(CUT)], Profile()) == []
-    monkeypatch.setattr(looks, "read_faces", _reader([blank], []))
-    assert len(looks._cut_at_border(PYRAMID, TILES, [_frame(CUT)], Profile(logo=False))) == 1
+        monkeypatch.setattr("companion.vision.read.read_faces", _reader([look], []))
+        assert last._cut_at_border(PYRAMID, TILES, [_frame(CUT)], Profile()) == []
+    monkeypatch.setattr("companion.vision.read.read_faces", _reader([blank], []))
+    assert len(last._cut_at_border(PYRAMID, TILES, [_frame(CUT)], Profile(logo=False))) == 1
 
 
 def test_no_look_at_a_peak_on_a_whole_face_and_a_cut_tile_named_once(monkeypatch):
     seen = []
-    monkeypatch.setattr(looks, "read_faces", _reader([read_face(CUT, (0, 2))], seen))
-    assert looks._cut_at_border(PYRAMID, TILES, [(np.array([310.0, 300.0]), 0.0, 160.0, 80.0)], Profile()) == []
+    monkeypatch.setattr("companion.vision.read.read_faces", _reader([read_face(CUT, (0, 2))], seen))
+    assert last._cut_at_border(PYRAMID, TILES, [(np.array([310.0, 300.0]), 0.0, 160.0, 80.0)], Profile()) == []
     assert seen == []
     named = FaceReading(CUT + [2, 0], 0.99, (peaks(0), peaks(2)), 0.0, 0.5)  # found by the scan itself
     reading = assemble(Faces(TILES + [named], WIDTH, HEIGHT, [CUT]), Profile())

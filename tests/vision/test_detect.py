@@ -136,7 +136,7 @@ def test_the_finer_looks_weak_peaks_are_looked_at_as_the_first_looks_are(monkeyp
     def filled(pyramid, faces, orphans, beside, profile, weak=()):
         raise Filled([frame[0][0] for frame in weak])
 
-    monkeypatch.setattr(looks, "find_candidates", find_candidates)
+    monkeypatch.setattr("companion.vision.detect.find_candidates", find_candidates)
     monkeypatch.setattr(looks, "_filled", filled)
     with pytest.raises(Filled) as looked:
         looks.find_faces(table(640, 480), Profile())

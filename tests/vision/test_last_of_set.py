@@ -3,13 +3,11 @@ detector saw a tile and no face was read surely: the set says what such a look m
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
-import companion.vision.looks as looks
-from companion.vision import Profile
+from companion.vision import Profile, count_pips
 from companion.vision import geometry as geo
+from companion.vision.looks import last
 from companion.vision.read import FaceReading
 
 from drawing import read_face
@@ -46,57 +44,57 @@ def _outlines_read(tile_at: dict[int, tuple[int, int]], seen: list, confidence_h
 
 
 def _tiles(faces: list[FaceReading]) -> list[tuple[int, int]]:
-    return [looks.count_pips(f, Profile()).pips for f in faces if f.tile_score >= Profile().tile_threshold]
+    return [count_pips(f, Profile()).pips for f in faces if f.tile_score >= Profile().tile_threshold]
 
 
 def test_the_one_tile_missing_is_found_where_the_detector_saw_a_tile(monkeypatch):
     seen = []
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read({5: SET[5]}, seen))
-    found = looks._last_of_set(None, _full_set_but(5), _frames(0, 5), Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read({5: SET[5]}, seen))
+    found = last._last_of_set(None, _full_set_but(5), _frames(0, 5), Profile())
     assert sorted(map(tuple, map(sorted, _tiles(found)))) == SET
     assert seen and all(np.hypot(*(geo.centre_of(q) - PLACES[5])) < 2 * LENGTH for q in seen)  # not on tile 0
 
 
 def test_a_look_that_reads_a_tile_held_already_is_not_taken(monkeypatch):
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read({5: SET[6]}, []))
-    assert len(looks._last_of_set(None, _full_set_but(5), _frames(5), Profile())) == len(SET) - 1
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read({5: SET[6]}, []))
+    assert len(last._last_of_set(None, _full_set_but(5), _frames(5), Profile())) == len(SET) - 1
 
 
 def test_no_look_while_more_tiles_are_missing_or_where_turned_off(monkeypatch):
     seen = []
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read({5: SET[5]}, seen))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read({5: SET[5]}, seen))
     three_gone = _full_set_but(5, 9, 20)
-    assert looks._last_of_set(None, three_gone, _frames(5), Profile()) == three_gone
+    assert last._last_of_set(None, three_gone, _frames(5), Profile()) == three_gone
     one_gone = _full_set_but(5)
-    assert looks._last_of_set(None, one_gone, _frames(5), Profile(set_missing_most=0)) == one_gone
+    assert last._last_of_set(None, one_gone, _frames(5), Profile(set_missing_most=0)) == one_gone
     assert not seen
-    assert len(looks._last_of_set(None, _full_set_but(5, 9), _frames(5), Profile())) == len(SET) - 1
+    assert len(last._last_of_set(None, _full_set_but(5, 9), _frames(5), Profile())) == len(SET) - 1
 
 
 def test_a_face_reading_a_tile_another_face_reads_too_gives_way(monkeypatch):
     # the tile at place 5 read surely as place 6's tile: the set's 5th tile missing, the 6th read twice
     faces = _full_set_but(5) + [read_face(_quad(PLACES[5]), SET[6])]
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read({5: SET[5]}, []))
-    found = looks._last_of_set(None, faces, [], Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read({5: SET[5]}, []))
+    found = last._last_of_set(None, faces, [], Profile())
     assert sorted(map(tuple, map(sorted, _tiles(found)))) == SET and len(found) == len(SET)
 
 
 def test_no_look_where_a_face_was_read_surely(monkeypatch):
     # place 5 read surely as a tile of its own (SET[5]); the look there reads the missing one (SET[0])
     faces = _full_set_but(0)
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read({5: SET[0]}, []))
-    assert looks._last_of_set(None, faces, _frames(5), Profile()) == faces
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read({5: SET[0]}, []))
+    assert last._last_of_set(None, faces, _frames(5), Profile()) == faces
 
 
 def test_a_face_read_with_doubt_gives_way_only_to_a_surer_look(monkeypatch):
     # place 5's tile read with doubt (faint pips) as place 9's, whose tile was not found: the set's 5th is missing
     profile = Profile()
     faces = _full_set_but(5, 9) + [read_face(_quad(PLACES[5]), SET[9], 0.7)]
-    doubt = looks.count_pips(faces[-1], profile).confidence
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read({5: SET[5]}, []))
-    found = looks._last_of_set(None, faces, [], profile)
+    doubt = count_pips(faces[-1], profile).confidence
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read({5: SET[5]}, []))
+    found = last._last_of_set(None, faces, [], profile)
     assert _tiles(found)[-1] == SET[5] and len(found) == len(faces)
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read({5: SET[5]}, [], 0.65))
-    less_sure = looks.count_pips(read_face(_quad(PLACES[5]), SET[5], 0.65), profile).confidence
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read({5: SET[5]}, [], 0.65))
+    less_sure = count_pips(read_face(_quad(PLACES[5]), SET[5], 0.65), profile).confidence
     assert profile.candidate_confidence <= less_sure < doubt < profile.doubt_below
-    assert looks._last_of_set(None, faces, [], profile) == faces
+    assert last._last_of_set(None, faces, [], profile) == faces

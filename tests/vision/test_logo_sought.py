@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import numpy as np
 
-import companion.vision.looks as looks
-from companion.vision import Profile
+from companion.vision import Profile, count_pips
 from companion.vision import geometry as geo
 from companion.vision.detect import Candidate
+from companion.vision.looks import last
 from companion.vision.read import FaceReading
 
 from drawing import peaks
@@ -55,30 +55,30 @@ def _outlines_read(logo_at: tuple[float, float] | None, seen: list | None = None
 
 def test_a_logo_tile_the_first_look_missed_is_found_at_another_scale(monkeypatch):
     calls, seen = [], []
-    monkeypatch.setattr(looks, "find_candidates", _detector([(500, 400), (400, 100)], calls))
-    monkeypatch.setattr(looks, "read_faces", _reader(0.999, seen))
-    found = looks._logo_sought(IMAGE, 1.0, None, TILES, Profile())
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(500, 400), (400, 100)], calls))
+    monkeypatch.setattr("companion.vision.read.read_faces", _reader(0.999, seen))
+    found = last._logo_sought(IMAGE, 1.0, None, TILES, Profile())
     assert calls == [Profile().logo_look_side]
     assert len(seen) == 1  # the candidate on a whole face is not looked at
     assert len(found) == len(TILES) + 1 and np.allclose(found[-1].corners, LOGO)
-    assert looks.count_pips(found[-1], Profile()).pips == (0, 0)
+    assert count_pips(found[-1], Profile()).pips == (0, 0)
 
 
 def test_a_face_read_as_the_logo_less_surely_than_logo_sure_is_not_taken(monkeypatch):
-    monkeypatch.setattr(looks, "find_candidates", _detector([(500, 400)], []))
-    monkeypatch.setattr(looks, "read_faces", _reader(0.97, []))  # as surely as a score card can be
-    assert len(looks._logo_sought(IMAGE, 1.0, None, TILES, Profile())) == len(TILES)
-    assert len(looks._logo_sought(IMAGE, 1.0, None, TILES, Profile(logo_sure=0.95))) == len(TILES) + 1
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(500, 400)], []))
+    monkeypatch.setattr("companion.vision.read.read_faces", _reader(0.97, []))  # as surely as a score card can be
+    assert len(last._logo_sought(IMAGE, 1.0, None, TILES, Profile())) == len(TILES)
+    assert len(last._logo_sought(IMAGE, 1.0, None, TILES, Profile(logo_sure=0.95))) == len(TILES) + 1
 
 
 def test_no_look_where_the_logo_was_read_or_the_set_has_none(monkeypatch):
     calls = []
-    monkeypatch.setattr(looks, "find_candidates", _detector([(500, 400)], calls))
-    monkeypatch.setattr(looks, "read_faces", _reader(0.999, []))
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(500, 400)], calls))
+    monkeypatch.setattr("companion.vision.read.read_faces", _reader(0.999, []))
     with_logo = TILES + [replace(TILES[0], corners=_tile(800, 100), logo_score=0.99)]
-    assert looks._logo_sought(IMAGE, 1.0, None, with_logo, Profile()) == with_logo
-    assert looks._logo_sought(IMAGE, 1.0, None, TILES, Profile(logo=False)) == TILES
-    assert looks._logo_sought(IMAGE, 1.0, None, TILES, Profile(logo_look_side=0)) == TILES
+    assert last._logo_sought(IMAGE, 1.0, None, with_logo, Profile()) == with_logo
+    assert last._logo_sought(IMAGE, 1.0, None, TILES, Profile(logo=False)) == TILES
+    assert last._logo_sought(IMAGE, 1.0, None, TILES, Profile(logo_look_side=0)) == TILES
     assert calls == []
 
 
@@ -88,38 +88,39 @@ def test_a_logo_read_in_part_that_nothing_judges_is_looked_for_all_the_same(monk
     # sees the whole tile, which the emblem gives way to
     emblem = FaceReading(geo.quad_of((520, 400), 0.0, 0.5 * LENGTH, 0.9 * WIDTH), 0.99, ((), ()), 0.9, 0.5)
     calls = []
-    monkeypatch.setattr(looks, "find_candidates", _detector([(500, 400)], calls))
-    monkeypatch.setattr(looks, "read_faces", _reader(0.999, []))
-    found = looks._logo_sought(IMAGE, 1.0, None, [emblem], Profile())
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(500, 400)], calls))
+    monkeypatch.setattr("companion.vision.read.read_faces", _reader(0.999, []))
+    found = last._logo_sought(IMAGE, 1.0, None, [emblem], Profile())
     assert calls == [Profile().logo_look_side]
     assert len(found) == 1 and np.allclose(found[0].corners, LOGO)
     # read as the logo as surely as logo_sure, it stands, and the detector does not look again
     calls.clear()
     sure = replace(emblem, logo_score=0.99)
-    assert looks._logo_sought(IMAGE, 1.0, None, [sure], Profile()) == [sure] and calls == []
+    assert last._logo_sought(IMAGE, 1.0, None, [sure], Profile()) == [sure] and calls == []
 
 
 def test_a_logo_found_on_a_whole_face_is_not_taken(monkeypatch):
     # a candidate beside a whole face, whose look spreads over it: the reader's outline across two tiles
-    monkeypatch.setattr(looks, "find_candidates", _detector([(500, 190)], []))
-    monkeypatch.setattr(looks, "read_faces", lambda pyramid, frames, profile: [
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(500, 190)], []))
+    monkeypatch.setattr("companion.vision.read.read_faces", lambda pyramid, frames, profile: [
         FaceReading(_tile(440, 120), 0.99, ((), ()), 0.999, 0.5) for _ in frames])
-    assert len(looks._logo_sought(IMAGE, 1.0, None, TILES, Profile())) == len(TILES)
+    assert len(last._logo_sought(IMAGE, 1.0, None, TILES, Profile())) == len(TILES)
 
 
 def test_smaller_faces_lying_mostly_within_the_logo_tile_give_way_to_it(monkeypatch):
     # the logo tile close to the camera, its emblem's half read apart as a tile of its own: it gives way
     half = FaceReading(geo.quad_of((520, 400), 0.0, 0.6 * LENGTH, 0.9 * WIDTH), 0.9, (peaks(1), peaks(1)), 0.2, 0.5)
     close = _tile(560, 400)
-    monkeypatch.setattr(looks, "find_candidates", _detector([(600, 400)], []))  # off the half read apart
-    monkeypatch.setattr(looks, "read_faces", lambda pyramid, frames, profile: [
+    # off the half read apart
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(600, 400)], []))
+    monkeypatch.setattr("companion.vision.read.read_faces", lambda pyramid, frames, profile: [
         FaceReading(close, 0.99, ((), ()), 0.999, 0.5) for _ in frames])
-    found = looks._logo_sought(IMAGE, 1.0, None, TILES + [half], Profile())
+    found = last._logo_sought(IMAGE, 1.0, None, TILES + [half], Profile())
     assert len(found) == len(TILES) + 1 and np.allclose(found[-1].corners, close)
     assert all(face is not half for face in found)
     # a whole tile as large, lying across it, does not give way: the look lies on another tile
     across = replace(half, corners=_tile(460, 400))
-    assert looks._logo_sought(IMAGE, 1.0, None, TILES + [across], Profile()) == TILES + [across]
+    assert last._logo_sought(IMAGE, 1.0, None, TILES + [across], Profile()) == TILES + [across]
 
 
 def test_a_face_read_as_the_logo_that_would_not_stand_is_looked_at_again(monkeypatch):
@@ -130,19 +131,20 @@ def test_a_face_read_as_the_logo_that_would_not_stand_is_looked_at_again(monkeyp
              for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
     long = FaceReading(geo.quad_of((500, 400), 0.0, 1.3 * LENGTH, WIDTH), 0.99, ((), ()), 0.9, 0.5)
     calls, seen = [], []
-    monkeypatch.setattr(looks, "find_candidates", _detector([(500, 400)], calls))
-    monkeypatch.setattr(looks, "read_faces", _reader(0.999, seen))
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read(None))  # the looks at its tile's outline see none
-    found = looks._logo_sought(IMAGE, 1.0, None, tiles + [long], Profile())
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(500, 400)], calls))
+    monkeypatch.setattr("companion.vision.read.read_faces", _reader(0.999, seen))
+    # the looks at its tile's outline see none
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read(None))
+    found = last._logo_sought(IMAGE, 1.0, None, tiles + [long], Profile())
     assert calls == [Profile().logo_look_side] and len(seen) == 1
     assert len(found) == len(tiles) + 1 and np.allclose(found[-1].corners, LOGO)
     # a look no surer than logo_sure leaves it as it was
-    monkeypatch.setattr(looks, "read_faces", _reader(0.97, []))
-    assert looks._logo_sought(IMAGE, 1.0, None, tiles + [long], Profile()) == tiles + [long]
+    monkeypatch.setattr("companion.vision.read.read_faces", _reader(0.97, []))
+    assert last._logo_sought(IMAGE, 1.0, None, tiles + [long], Profile()) == tiles + [long]
     # read as the logo so surely that it stands, or of a tile's shape there, it is not looked at again
     calls.clear()
     for face in (replace(long, logo_score=0.99), replace(long, corners=LOGO)):
-        assert looks._logo_sought(IMAGE, 1.0, None, tiles + [face], Profile()) == tiles + [face]
+        assert last._logo_sought(IMAGE, 1.0, None, tiles + [face], Profile()) == tiles + [face]
     assert calls == []
 
 
@@ -153,20 +155,20 @@ def test_a_face_taken_for_a_score_card_gives_way_to_a_tile_the_detector_sees_the
     tiles = [FaceReading(_tile(x, 100), 0.99, (peaks(a), peaks(b)), 0.0, 0.5)
              for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
     card = FaceReading(geo.quad_of((500, 400), 0.0, 1.3 * LENGTH, WIDTH), 0.99, ((), ()), 0.75, 0.5)
-    monkeypatch.setattr(looks, "find_candidates", _detector([(500, 400)], []))
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read(None))
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(500, 400)], []))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read(None))
 
     def reading(heat: float, corners: np.ndarray = LOGO):
         return lambda pyramid, frames, profile: [FaceReading(corners, 0.99, (peaks(4, heat), peaks(5, heat)), 0.0, 0.5)
                                                  for _ in frames]
-    monkeypatch.setattr(looks, "read_faces", reading(0.97))
-    found = looks._logo_sought(IMAGE, 1.0, None, tiles + [card], Profile())
+    monkeypatch.setattr("companion.vision.read.read_faces", reading(0.97))
+    found = last._logo_sought(IMAGE, 1.0, None, tiles + [card], Profile())
     assert found[:3] == tiles and len(found) == 4 and np.allclose(found[3].corners, LOGO)
-    assert looks.count_pips(found[3], Profile()).pips == (4, 5)
+    assert count_pips(found[3], Profile()).pips == (4, 5)
     # a look read with doubt, or of no tile's shape there, leaves the face as it was (to be left out and named)
     for read in (reading(0.3), reading(0.97, geo.quad_of((500, 400), 0.0, 1.4 * LENGTH, WIDTH))):
-        monkeypatch.setattr(looks, "read_faces", read)
-        assert looks._logo_sought(IMAGE, 1.0, None, tiles + [card], Profile()) == tiles + [card]
+        monkeypatch.setattr("companion.vision.read.read_faces", read)
+        assert last._logo_sought(IMAGE, 1.0, None, tiles + [card], Profile()) == tiles + [card]
 
 
 def test_a_tile_the_detector_sees_only_at_the_logos_scale_is_taken_as_at_a_candidate_left_unread(monkeypatch):
@@ -174,19 +176,19 @@ def test_a_tile_the_detector_sees_only_at_the_logos_scale_is_taken_as_at_a_candi
     # of a tile's shape there, on no whole face, is a tile the first look missed (the held-out 81707 and 83721)
     tiles = [FaceReading(_tile(x, 100), 0.99, (peaks(a), peaks(b)), 0.0, 0.5)
              for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
-    monkeypatch.setattr(looks, "find_candidates", _detector([(500, 400)], []))
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read(None))
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(500, 400)], []))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read(None))
 
     def reading(corners: np.ndarray = LOGO, moved: float = 0.5):
         return lambda pyramid, frames, profile: [FaceReading(corners, 0.99, (peaks(4), peaks(5)), 0.0, moved)
                                                  for _ in frames]
-    monkeypatch.setattr(looks, "read_faces", reading())
-    found = looks._logo_sought(IMAGE, 1.0, None, tiles, Profile())
-    assert found[:3] == tiles and len(found) == 4 and looks.count_pips(found[3], Profile()).pips == (4, 5)
+    monkeypatch.setattr("companion.vision.read.read_faces", reading())
+    found = last._logo_sought(IMAGE, 1.0, None, tiles, Profile())
+    assert found[:3] == tiles and len(found) == 4 and count_pips(found[3], Profile()).pips == (4, 5)
     # one twice a tile's length there, or still moving, is not
     for read in (reading(geo.quad_of((500, 400), 0.0, 2 * LENGTH, WIDTH)), reading(moved=30.0)):
-        monkeypatch.setattr(looks, "read_faces", read)
-        assert looks._logo_sought(IMAGE, 1.0, None, tiles, Profile()) == tiles
+        monkeypatch.setattr("companion.vision.read.read_faces", read)
+        assert last._logo_sought(IMAGE, 1.0, None, tiles, Profile()) == tiles
 
 
 def test_a_blank_face_of_no_tiles_shape_is_looked_at_through_the_tile_the_others_predict(monkeypatch):
@@ -197,27 +199,27 @@ def test_a_blank_face_of_no_tiles_shape_is_looked_at_through_the_tile_the_others
              for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
     part = FaceReading(geo.quad_of((460, 400), 0.0, 0.6 * LENGTH, WIDTH), 0.99, ((), ()), 0.01, 0.5)
     seen = []
-    monkeypatch.setattr(looks, "find_candidates", _detector([], []))
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read((500, 400), seen))
-    found = looks._logo_sought(IMAGE, 1.0, None, tiles + [part], Profile())
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([], []))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read((500, 400), seen))
+    found = last._logo_sought(IMAGE, 1.0, None, tiles + [part], Profile())
     assert [tuple(np.round(geo.centre_of(q))) for q in seen] == [(460, 400), (500, 400), (420, 400)]
     assert found == tiles + [found[-1]] and np.allclose(found[-1].corners, LOGO)  # the part gave way
     # so is one read with doubt whose emblem's centre was taken for a pip (50238; not being whole, it is left
     # for the faces' choice, where the logo tile read surely on it wins)
     seen.clear()
     doubtful = replace(part, tile_score=0.5, peaks=(peaks(1), ()))
-    found = looks._logo_sought(IMAGE, 1.0, None, tiles + [doubtful], Profile())
+    found = last._logo_sought(IMAGE, 1.0, None, tiles + [doubtful], Profile())
     assert len(seen) == 3 and found[:-1] == tiles + [doubtful] and np.allclose(found[-1].corners, LOGO)
     # a blank face of a tile's shape, one with two pips or more, or one taken for no tile, is not looked at so
     seen.clear()
     for face in (replace(part, corners=_tile(460, 400)), replace(part, peaks=(peaks(1), peaks(1))),
                  replace(part, tile_score=0.01)):
-        assert looks._logo_sought(IMAGE, 1.0, None, tiles + [face], Profile()) == tiles + [face]
+        assert last._logo_sought(IMAGE, 1.0, None, tiles + [face], Profile()) == tiles + [face]
     assert seen == []
     # a look that reads the logo tile less surely than logo_sure stands only with a tile's shape there
-    monkeypatch.setattr(looks, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda pyramid, quads, profile, floor=None: [
         FaceReading(geo.quad_of((500, 400), 0.0, 1.3 * LENGTH, WIDTH), 0.99, ((), ()), 0.97, 0.5) for _ in quads])
-    assert looks._logo_sought(IMAGE, 1.0, None, tiles + [part], Profile()) == tiles + [part]
+    assert last._logo_sought(IMAGE, 1.0, None, tiles + [part], Profile()) == tiles + [part]
 
 
 def test_a_face_read_with_doubt_gives_way_to_a_tile_the_detector_sees_on_it_at_the_logos_scale(monkeypatch):
@@ -226,18 +228,18 @@ def test_a_face_read_with_doubt_gives_way_to_a_tile_the_detector_sees_on_it_at_t
     tiles = [FaceReading(_tile(x, 100), 0.99, (peaks(a), peaks(b)), 0.0, 0.5)
              for x, (a, b) in zip((200, 400, 600), ((2, 3), (1, 4), (5, 6)))]
     off = FaceReading(geo.quad_of((530, 390), 0.3, 0.7 * LENGTH, WIDTH), 0.99, (peaks(2, 0.6), peaks(1, 0.6)), 0.0, 0.5)
-    assert looks.count_pips(off, Profile()).confidence < Profile().doubt_below
+    assert count_pips(off, Profile()).confidence < Profile().doubt_below
     seen = []
-    monkeypatch.setattr(looks, "find_candidates", _detector([(500, 400)], []))
-    monkeypatch.setattr(looks, "read_outlines", _outlines_read(None))
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _detector([(500, 400)], []))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _outlines_read(None))
 
     def read(pyramid, frames, profile):
         seen.extend(frames)
         return [FaceReading(LOGO, 0.99, (peaks(1), peaks(1)), 0.0, 0.5) for _ in frames]
-    monkeypatch.setattr(looks, "read_faces", read)
-    found = looks._logo_sought(IMAGE, 1.0, None, tiles + [off], Profile())
+    monkeypatch.setattr("companion.vision.read.read_faces", read)
+    found = last._logo_sought(IMAGE, 1.0, None, tiles + [off], Profile())
     assert len(seen) == 1 and found[:3] == tiles and len(found) == 4 and np.allclose(found[3].corners, LOGO)
     # the same face read surely is not looked at
     seen.clear()
     sure = replace(off, peaks=(peaks(2), peaks(1)))
-    assert looks._logo_sought(IMAGE, 1.0, None, tiles + [sure], Profile()) == tiles + [sure] and seen == []
+    assert last._logo_sought(IMAGE, 1.0, None, tiles + [sure], Profile()) == tiles + [sure] and seen == []

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 
 import companion.vision.looks as looks
-from companion.vision import Profile
+from companion.vision import Profile, count_pips
 from companion.vision import geometry as geo
+from companion.vision.assemble import _judged, _plane_fit
+from companion.vision.looks import common, missing, reshape, splits
 from companion.vision.plane import Plane
 from companion.vision.read import FaceReading, Peak
 
@@ -24,7 +26,7 @@ PHOTO = (2000, 1500)  # (width, height): every tile here lies well inside it
 @pytest.fixture(autouse=True)
 def _read_alike_both_ways(monkeypatch):
     """The stand-in readers see no crops: a face reads on its four looks (``read_both_ways``) as on one."""
-    monkeypatch.setattr(looks, "read_both_ways", lambda pyramid, faces, profile: list(faces))
+    monkeypatch.setattr("companion.vision.read.read_both_ways", lambda pyramid, faces, profile: list(faces))
 
 
 def _sure(quad: np.ndarray, pips: tuple[int, int], moved: float = 0.5) -> FaceReading:
@@ -76,42 +78,42 @@ def _faces() -> list[FaceReading]:
 
 
 def test_a_face_read_as_a_tile_another_face_holds_is_looked_at_again(monkeypatch):
-    monkeypatch.setattr(looks, "read_outlines", _reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     # the 460 tile read short at one end, as the 300 tile's 2-2 (its pips not in doubt): one of the two is
     # misread, and the outline the plane predicts there finds the 4-5
     short = MISSED.copy()
     short[2:, 0] -= 30
     twice = FaceReading(short, 0.99, (peaks(2, 0.9), peaks(2, 0.9)), 0.0, 1.0)
-    assert looks.count_pips(twice, Profile()).confidence > Profile().doubt_below
-    faces = looks._reshaped(None, _faces()[:-1] + [twice], Profile())
+    assert count_pips(twice, Profile()).confidence > Profile().doubt_below
+    faces = reshape._reshaped(None, _faces()[:-1] + [twice], Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
 
 
 def _count(face: FaceReading) -> tuple[int, int]:
-    return looks.count_pips(face, Profile()).pips
+    return count_pips(face, Profile()).pips
 
 
 def test_an_outline_across_two_tiles_moves_onto_the_tile_not_read(monkeypatch):
-    monkeypatch.setattr(looks, "read_outlines", _reader())
-    faces = looks._reshaped(None, _faces(), Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
+    faces = reshape._reshaped(None, _faces(), Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
     assert all(np.allclose(f.corners, q) for f, q in zip(faces, TABLE))  # the sure faces stay
     # without moved looks nothing nearer a tile is found: the doubtful face stays
-    kept = looks._reshaped(None, _faces(), Profile(shift_along=0.0, shift_across=0.0))[-1]
+    kept = reshape._reshaped(None, _faces(), Profile(shift_along=0.0, shift_across=0.0))[-1]
     assert np.allclose(kept.corners, _across_two().corners)
 
 
 def test_an_outline_across_two_tiles_read_surely_as_a_tile_held_is_moved_where_it_had_not_settled(monkeypatch):
     # read surely as the 2-1 the 600 tile holds, across the 300 tile's end and most of the 460 one: its
     # corners still moved in its last look, so its place is no surer than its reading
-    monkeypatch.setattr(looks, "read_outlines", _reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     twice = replace(_across_two(), peaks=(peaks(2, 0.9), peaks(1, 0.9)), moved=20.0)
-    assert looks.count_pips(twice, Profile()).confidence > Profile().doubt_below
-    faces = looks._reshaped(None, _faces()[:-1] + [twice], Profile())
+    assert count_pips(twice, Profile()).confidence > Profile().doubt_below
+    faces = reshape._reshaped(None, _faces()[:-1] + [twice], Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
     # settled, it is looked at only through the plane's outline at its place, which finds nothing nearer
     settled = replace(twice, moved=1.0)
-    assert looks._reshaped(None, _faces()[:-1] + [settled], Profile())[-1] is settled
+    assert reshape._reshaped(None, _faces()[:-1] + [settled], Profile())[-1] is settled
 
 
 # the 460 tile, lying a little off the row's line, and seen a little short: an outline read with doubt on the
@@ -131,13 +133,13 @@ def test_a_face_unsettled_or_read_almost_without_confidence_gives_way_to_a_look_
     # may lie across two tiles; read with doubt (0.4) and settled, it keeps its place: the look fits no better
     face = FaceReading(geo.quad_of((452, 300), 0.0, LENGTH, 0.85 * WIDTH), 0.99, (peaks(3, heat), peaks(5)), 0.0,
                        moved)
-    assert looks.count_pips(face, Profile()).confidence < Profile().doubt_below
+    assert count_pips(face, Profile()).confidence < Profile().doubt_below
     table = [_sure(q, p) for q, p in zip(TABLE, PIPS)]
     plane = Plane([f.corners for f in table])
     tile = _sure(OFF_THE_LINE, (4, 5))
-    assert looks._plane_fit(face, plane, Profile()) > looks._plane_fit(tile, plane, Profile()) >= Profile().gap_fit
-    monkeypatch.setattr(looks, "read_outlines", _off_the_line_reader)
-    now = looks._reshaped(None, table + [face], Profile())[-1]
+    assert _plane_fit(face, plane, Profile()) > _plane_fit(tile, plane, Profile()) >= Profile().gap_fit
+    monkeypatch.setattr("companion.vision.read.read_outlines", _off_the_line_reader)
+    now = reshape._reshaped(None, table + [face], Profile())[-1]
     if gives_way:
         assert np.allclose(now.corners, OFF_THE_LINE) and _count(now) == (4, 5)
     else:
@@ -158,10 +160,10 @@ def test_an_outline_askew_across_two_tiles_is_looked_at_along_its_nearest_sure_n
                 out.append(FaceReading(q, 0.9, ((Peak(0.6, 0.3),), ()), 0.0, 1.0))
         return out
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     askew = FaceReading(geo.quad_of((440, 300), np.radians(35), 1.3 * LENGTH, 0.5 * WIDTH), 0.95,
                         (peaks(2, heats=(0.97, 0.6)), peaks(1)), 0.0, 1.0)
-    faces = looks._reshaped(None, _faces()[:-1] + [askew], Profile())
+    faces = reshape._reshaped(None, _faces()[:-1] + [askew], Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
 
 
@@ -169,25 +171,25 @@ def test_a_tile_read_as_two_halves_is_read_whole_once(monkeypatch):
     # the 460 tile read apart: its left half with its pips in doubt, its right half surely (as the logo's
     # emblem is; its last look still moved, so it tells the plane nothing): a look through the plane's
     # outline finds the whole tile, which lies on the right half
-    monkeypatch.setattr(looks, "read_outlines", _reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     left = FaceReading(geo.quad_of((420, 300), 0.0, WIDTH, WIDTH), 0.95,
                        (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(1)), 0.0, 1.0)
     right = _sure(geo.quad_of((500, 300), 0.0, WIDTH, WIDTH), (2, 0), moved=5.0)
-    faces = looks._reshaped(None, _faces()[:-1] + [left, right], Profile())
+    faces = reshape._reshaped(None, _faces()[:-1] + [left, right], Profile())
     assert len(faces) == len(TABLE) + 1
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
     # a face of a tile's shape under the look is no part of it: the look is refused, and both stay
     whole = _sure(geo.quad_of((540, 300), 0.0, LENGTH, WIDTH), (2, 0), moved=5.0)
-    faces = looks._reshaped(None, _faces()[:-1] + [left, whole], Profile())
+    faces = reshape._reshaped(None, _faces()[:-1] + [left, whole], Profile())
     assert len(faces) == len(TABLE) + 2 and faces[-1] is whole
     # the whole look need not fit the plane's outline to gap_fit (a steep view bends the prediction): it fits far
     # better than the halves it takes in
     bent = geo.quad_of((460, 300), 0.0, 1.3 * LENGTH, WIDTH)  # an IoU of 1 / 1.3 with the outline predicted
     assert geo.iou(bent, MISSED) < Profile().gap_fit
     reader = _reader()
-    monkeypatch.setattr(looks, "read_outlines", lambda *args, **kwargs: [
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda *args, **kwargs: [
         replace(f, corners=bent) if np.allclose(f.corners, MISSED) else f for f in reader(*args, **kwargs)])
-    faces = looks._reshaped(None, _faces()[:-1] + [left, right], Profile())
+    faces = reshape._reshaped(None, _faces()[:-1] + [left, right], Profile())
     assert len(faces) == len(TABLE) + 1 and np.allclose(faces[-1].corners, bent)
 
 
@@ -210,19 +212,19 @@ def test_an_outline_across_two_tiles_side_by_side_finds_both(monkeypatch):
     # one face read across the 4-5 and the 6-5 beside it, its pips in doubt, one corner off: a look moved
     # across it takes its place, and the other tile's outline is handed on, where a look finds it once the faces
     # are settled
-    monkeypatch.setattr(looks, "read_outlines", _reader_side_by_side)
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader_side_by_side)
     quad = _tile(460, 340)
     quad[2] += (8.0, -14.0)
     across = FaceReading(quad, 0.95, (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(5)), 0.0, 1.0)
     beside: list[np.ndarray] = []
-    faces = looks._reshaped(None, _faces()[:-1] + [across], Profile(), beside)
+    faces = reshape._reshaped(None, _faces()[:-1] + [across], Profile(), beside)
     assert len(faces) == len(TABLE) + 1 and len(beside) == 1
-    faces = looks._filled(None, faces, [], beside, Profile())
+    faces = missing._filled(None, faces, [], beside, Profile())
     assert sorted((_count(f), tuple(geo.centre_of(f.corners))) for f in faces[len(TABLE):]) == \
         [((4, 5), (460.0, 300.0)), ((6, 5), (460.0, 380.0))]
     # the 6-5 read already: no outline is handed on
     beside = []
-    faces = looks._reshaped(None, _faces()[:-1] + [_sure(SIDE_BY_SIDE[(6, 5)], (6, 5)), across], Profile(), beside)
+    faces = reshape._reshaped(None, _faces()[:-1] + [_sure(SIDE_BY_SIDE[(6, 5)], (6, 5)), across], Profile(), beside)
     assert sorted(_count(f) for f in faces[len(TABLE):]) == [(4, 5), (6, 5)] and beside == []
 
 
@@ -246,8 +248,8 @@ def _unsettled_first(calls: list):
 
 def test_a_look_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
     calls = []
-    monkeypatch.setattr(looks, "read_outlines", _unsettled_first(calls))
-    faces = looks._reshaped(None, _faces(), Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _unsettled_first(calls))
+    faces = reshape._reshaped(None, _faces(), Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
     assert any(np.allclose(quad, MISSED) for quads in calls for quad in quads)  # the look through what it found
 
@@ -265,26 +267,26 @@ def _recording(looked: list):
 
 def test_a_look_onto_a_tile_already_read_is_refused(monkeypatch):
     looked: list = []
-    monkeypatch.setattr(looks, "read_outlines", _recording(looked))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _recording(looked))
     faces = _faces()
     faces.insert(-1, _sure(MISSED, (4, 5)))
-    assert np.allclose(looks._reshaped(None, faces, Profile())[-1].corners, _across_two().corners)
+    assert np.allclose(reshape._reshaped(None, faces, Profile())[-1].corners, _across_two().corners)
     # and it takes no look through a place on that tile (of a tile's shape there): the look would stay on it
     assert not any(geo.overlap(q, MISSED) > Profile().same_face_overlap for q in looked)
 
 
 @pytest.mark.parametrize("profile", [Profile(settled_px=0.5), Profile(fit_margin=0.5)])
 def test_a_look_that_has_not_settled_or_fits_no_better_is_refused(monkeypatch, profile):
-    monkeypatch.setattr(looks, "read_outlines", _reader(moved=1.0))
-    assert np.allclose(looks._reshaped(None, _faces(), profile)[-1].corners, _across_two().corners)
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(moved=1.0))
+    assert np.allclose(reshape._reshaped(None, _faces(), profile)[-1].corners, _across_two().corners)
 
 
 def test_a_tile_missing_from_the_gap_in_a_row_is_looked_for_there(monkeypatch):
-    monkeypatch.setattr(looks, "read_outlines", _reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]  # 300 and 620: room for one
-    filled = looks._filled(None, row, [], [], Profile())
+    filled = missing._filled(None, row, [], [], Profile())
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
-    assert len(looks._filled(None, row, [], [], Profile(gap_most=0))) == len(row)
+    assert len(missing._filled(None, row, [], [], Profile(gap_most=0))) == len(row)
 
 
 def test_a_tile_found_beside_may_close_a_row_with_room_left(monkeypatch):
@@ -296,17 +298,17 @@ def test_a_tile_found_beside_may_close_a_row_with_room_left(monkeypatch):
         return [_sure(far, (6, 6)) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(far)) < 0.2 * LENGTH else f
                 for q, f in zip(quads, reader(pyramid, quads, profile))]
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
-    filled = looks._filled(None, _faces()[:-1], [], [far], Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    filled = missing._filled(None, _faces()[:-1], [], [far], Profile())
     assert sorted(_count(f) for f in filled[len(TABLE):]) == [(4, 5), (6, 6)]
-    assert len(looks._filled(None, _faces()[:-1], [], [far], Profile(end_rounds=0))) == len(TABLE) + 1
+    assert len(missing._filled(None, _faces()[:-1], [], [far], Profile(end_rounds=0))) == len(TABLE) + 1
 
 
 def test_a_tile_in_a_gap_whose_corners_still_moved_is_looked_at_once_more(monkeypatch):
     calls = []
-    monkeypatch.setattr(looks, "read_outlines", _unsettled_first(calls))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _unsettled_first(calls))
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]
-    filled = looks._filled(None, row, [], [], Profile())
+    filled = missing._filled(None, row, [], [], Profile())
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED) and len(calls) > 1
 
 
@@ -318,32 +320,32 @@ def test_a_gap_that_shows_no_tile_read_surely_stays_empty(monkeypatch, seen):
     def look(pyramid, quads, profile, floor=None):
         return [FaceReading(q, seen.tile_score, seen.peaks, 0.0, 1.0) for q in quads]
 
-    monkeypatch.setattr(looks, "read_outlines", look)
+    monkeypatch.setattr("companion.vision.read.read_outlines", look)
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]
-    assert len(looks._filled(None, row, [], [], Profile())) == len(row)
+    assert len(missing._filled(None, row, [], [], Profile())) == len(row)
 
 
 def test_a_look_a_quarter_on_each_of_two_tiles_lies_on_them():
     a, c = _sure(_tile(300, 300), (1, 1)), _sure(_tile(460, 380), (2, 1))
     between = _sure(_tile(380, 340), (3, 1))  # a quarter of it on each
-    assert looks._on_another(between, -1, [a, c], Profile())
-    assert not looks._on_another(between, -1, [a], Profile())
+    assert common._on_another(between, -1, [a, c], Profile())
+    assert not common._on_another(between, -1, [a], Profile())
 
 
 def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_plane(monkeypatch):
-    monkeypatch.setattr(looks, "read_outlines", _reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     faces = _faces()[:-1]
     # the detector's frame of the 460 tile, loose and turned a little: its own looks found the 300 tile
     orphan = geo.quad_of((470, 290), 0.1, 1.4 * LENGTH, 1.3 * WIDTH)
-    filled = looks._filled(None, faces, [orphan], [], Profile())
+    filled = missing._filled(None, faces, [orphan], [], Profile())
     assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
 
 
 def test_a_candidate_centred_off_its_tile_is_looked_at_a_quarter_tile_either_way(monkeypatch):
-    monkeypatch.setattr(looks, "read_outlines", _reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     faces = _faces()[:-1]
     orphan = geo.quad_of((460 + 0.3 * LENGTH, 300), 0.0, LENGTH, WIDTH)  # its centre toward the next tile
-    filled = looks._filled(None, faces, [orphan], [], Profile())
+    filled = missing._filled(None, faces, [orphan], [], Profile())
     assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
 
 
@@ -355,24 +357,24 @@ def _unread(x: float, y: float) -> tuple[np.ndarray, float, float, float]:
 def test_a_candidate_left_unread_off_the_centre_of_the_face_it_lies_on_names_the_place_beyond_it():
     faces = _faces()[:-1]
     # centred between the 300 tile and the 460 one (the detector saw the two as one): one length beyond
-    alone, beside = looks._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile())
+    alone, beside = missing._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile())
     assert alone == [] and len(beside) == 1 and np.allclose(beside[0], MISSED)
     # between the 600 tile and one side by side with it below: one width beside it (and, off the middle
     # between them, where the 600 tile's centre mirrored through the candidate's falls)
-    alone, beside = looks._orphans([_unread(600, 100 + 0.3 * WIDTH)], [None], faces, PHOTO, Profile())
+    alone, beside = missing._orphans([_unread(600, 100 + 0.3 * WIDTH)], [None], faces, PHOTO, Profile())
     assert alone == [] and len(beside) == 2 and np.allclose(beside[0], _tile(600, 100 + WIDTH))
     assert np.allclose(beside[1], _tile(600, 100 + 0.6 * WIDTH))
     # near the face's centre, or read, it names nothing; on no face, its own outline
-    assert looks._orphans([_unread(310, 305)], [None], faces, PHOTO, Profile()) == ([], [])
-    assert looks._orphans([_unread(380, 300)], [faces[3]], faces, PHOTO, Profile()) == ([], [])
-    assert looks._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile(beside_offset=0.6)) == ([], [])
-    alone, beside = looks._orphans([_unread(800, 500)], [None], faces, PHOTO, Profile())
+    assert missing._orphans([_unread(310, 305)], [None], faces, PHOTO, Profile()) == ([], [])
+    assert missing._orphans([_unread(380, 300)], [faces[3]], faces, PHOTO, Profile()) == ([], [])
+    assert missing._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile(beside_offset=0.6)) == ([], [])
+    alone, beside = missing._orphans([_unread(800, 500)], [None], faces, PHOTO, Profile())
     assert len(alone) == 1 and beside == [] and np.allclose(geo.centre_of(alone[0]), (800, 500))
     # on no face, but on the seam just beside the 600 tile (within a quarter of a width): one width beside it,
     # besides its own outline (the detector split the two tiles across them)
-    alone, beside = looks._orphans([_unread(600, 100 + 0.6 * WIDTH)], [None], faces, PHOTO, Profile())
+    alone, beside = missing._orphans([_unread(600, 100 + 0.6 * WIDTH)], [None], faces, PHOTO, Profile())
     assert len(alone) == 1 and len(beside) == 1 and np.allclose(beside[0], _tile(600, 100 + WIDTH))
-    alone, beside = looks._orphans([_unread(600, 100 + 0.9 * WIDTH)], [None], faces, PHOTO, Profile())
+    alone, beside = missing._orphans([_unread(600, 100 + 0.9 * WIDTH)], [None], faces, PHOTO, Profile())
     assert len(alone) == 1 and beside == []
 
 
@@ -380,26 +382,26 @@ def test_a_tile_staggered_beside_the_face_the_candidate_lay_on_is_found_where_it
     staggered = _tile(600 + 0.4 * LENGTH, 100 + WIDTH)  # below the 600 tile, shifted along by 0.4 lengths
     faces = _faces()[:-1]
     frame = _unread(600 + 0.2 * LENGTH, 100 + 0.5 * WIDTH)  # the detector's centre between the two
-    alone, beside = looks._orphans([frame], [None], faces, PHOTO, Profile())
+    alone, beside = missing._orphans([frame], [None], faces, PHOTO, Profile())
     assert alone == [] and len(beside) == 2 and np.allclose(beside[1], staggered)
 
     def read_outlines(pyramid, quads, profile, floor=None):  # finds it only from a look near it
         return [_sure(staggered, (6, 0)) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(staggered)) < 0.2 * LENGTH
                 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
-    filled = looks._filled(None, faces, alone, beside, Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    filled = missing._filled(None, faces, alone, beside, Profile())
     assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, staggered)
-    assert len(looks._filled(None, faces, alone, beside[:1], Profile())) == len(faces)
+    assert len(missing._filled(None, faces, alone, beside[:1], Profile())) == len(faces)
 
 
 def test_a_tile_the_detector_saw_as_one_with_its_neighbour_is_found_beside_it(monkeypatch):
-    monkeypatch.setattr(looks, "read_outlines", _reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     faces = _faces()[:-1]
-    orphans = looks._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile())
-    filled = looks._filled(None, faces, *orphans, Profile())
+    orphans = missing._orphans([_unread(380, 300)], [None], faces, PHOTO, Profile())
+    filled = missing._filled(None, faces, *orphans, Profile())
     assert len(filled) == len(faces) + 1 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
-    assert len(looks._filled(None, faces, [], [], Profile())) == len(faces)
+    assert len(missing._filled(None, faces, [], [], Profile())) == len(faces)
 
 
 def test_where_the_detector_saw_a_tile_a_look_read_with_doubt_is_kept_but_not_in_a_gap(monkeypatch):
@@ -407,29 +409,29 @@ def test_where_the_detector_saw_a_tile_a_look_read_with_doubt_is_kept_but_not_in
         return [FaceReading(MISSED, 0.9, (peaks(4), peaks(4) + (Peak(0.3, 0.3),)),
                             0.0, 1.0) for _ in quads]
 
-    monkeypatch.setattr(looks, "read_outlines", doubtful)
-    confidence = looks.count_pips(doubtful(None, [MISSED], None)[0], Profile()).confidence
+    monkeypatch.setattr("companion.vision.read.read_outlines", doubtful)
+    confidence = count_pips(doubtful(None, [MISSED], None)[0], Profile()).confidence
     assert Profile().candidate_confidence <= confidence < Profile().doubt_below
     faces = _faces()[:-1]
     orphan = geo.quad_of((470, 290), 0.1, 1.4 * LENGTH, 1.3 * WIDTH)
-    assert np.allclose(looks._filled(None, faces, [orphan], [], Profile())[-1].corners, MISSED)
-    assert len(looks._filled(None, faces, [orphan], [], Profile(candidate_confidence=0.5))) == len(faces)
+    assert np.allclose(missing._filled(None, faces, [orphan], [], Profile())[-1].corners, MISSED)
+    assert len(missing._filled(None, faces, [orphan], [], Profile(candidate_confidence=0.5))) == len(faces)
     row = faces + [_sure(_tile(620, 300), (6, 6))]  # a gap at 460, and no candidate there
-    assert len(looks._filled(None, row, [], [], Profile())) == len(row)
+    assert len(missing._filled(None, row, [], [], Profile())) == len(row)
     # unless the reader is as sure it is a whole tile as ``guess_tile_sure``: then it is kept, read with doubt
-    filled = looks._filled(None, row, [], [], Profile(guess_tile_sure=0.85))
+    filled = missing._filled(None, row, [], [], Profile(guess_tile_sure=0.85))
     assert len(filled) == len(row) + 1 and np.allclose(filled[-1].corners, MISSED)
 
 
 def test_a_face_across_two_tiles_gives_way_to_a_look_that_fits_a_tile(monkeypatch):
-    monkeypatch.setattr(looks, "read_outlines", _reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     straddle = _across_two()  # (in doubt, but suppose the moved looks had not found the 460 tile)
     faces = _faces()[:-1] + [straddle]
     orphan = geo.quad_of((470, 300), 0.0, LENGTH, WIDTH)
-    filled = looks._filled(None, faces, [orphan], [], Profile())
+    filled = missing._filled(None, faces, [orphan], [], Profile())
     assert len(filled) == len(faces) and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
     # a face that fits a tile as well as the look does is kept: the look lies on it
-    kept = looks._filled(None, faces, [orphan], [], Profile(fit_margin=0.9))
+    kept = missing._filled(None, faces, [orphan], [], Profile(fit_margin=0.9))
     assert np.allclose(kept[-1].corners, straddle.corners)
 
 
@@ -461,22 +463,22 @@ def test_the_tile_where_a_line_turns_is_looked_for_there(monkeypatch):
         return [_sure(MISSED, (4, 5)) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(MISSED)) < 0.2 * LENGTH
                 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
-    filled = looks._filled(None, row + [arm], [], [], Profile(end_touch=0.15))
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    filled = missing._filled(None, row + [arm], [], [], Profile(end_touch=0.15))
     assert len(filled) == 4 and np.allclose(filled[-1].corners, MISSED) and _count(filled[-1]) == (4, 5)
-    assert len(looks._filled(None, row + [arm], [], [], Profile(end_touch=0.0))) == 3
+    assert len(missing._filled(None, row + [arm], [], [], Profile(end_touch=0.0))) == 3
 
 
 def test_where_the_detector_saw_a_tile_a_look_of_a_looser_shape_is_kept(monkeypatch):
     stretched = geo.quad_of((460, 300), 0.0, LENGTH, 1.4 * WIDTH)  # read too wide: it fits the plane's 0.7
-    monkeypatch.setattr(looks, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda pyramid, quads, profile, floor=None: [
         _sure(stretched, (4, 5)) for _ in quads])
     faces = _faces()[:-1]
     orphan = geo.quad_of((470, 290), 0.1, 1.4 * LENGTH, 1.3 * WIDTH)
-    assert len(looks._filled(None, faces, [orphan], [], Profile(candidate_fit=0.6))) == len(faces) + 1
-    assert len(looks._filled(None, faces, [orphan], [], Profile(candidate_fit=0.8))) == len(faces)
+    assert len(missing._filled(None, faces, [orphan], [], Profile(candidate_fit=0.6))) == len(faces) + 1
+    assert len(missing._filled(None, faces, [orphan], [], Profile(candidate_fit=0.8))) == len(faces)
     row = faces + [_sure(_tile(620, 300), (6, 6))]  # a gap at 460, and no candidate there: gap_fit holds
-    assert len(looks._filled(None, row, [], [], Profile(candidate_fit=0.6))) == len(row)
+    assert len(missing._filled(None, row, [], [], Profile(candidate_fit=0.6))) == len(row)
 
 
 def _logo(quad: np.ndarray, moved: float = 1.0) -> FaceReading:
@@ -492,14 +494,14 @@ def test_the_logo_read_as_its_emblem_alone_is_looked_at_through_the_whole_tile(m
         return [_logo(MISSED) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(MISSED)) < 0.2 * LENGTH
                 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(emblem)]
-    assert looks.count_pips(faces[-1], Profile()).confidence > Profile().doubt_below
-    assert np.allclose(looks._reshaped(None, faces, Profile())[-1].corners, MISSED)
+    assert count_pips(faces[-1], Profile()).confidence > Profile().doubt_below
+    assert np.allclose(reshape._reshaped(None, faces, Profile())[-1].corners, MISSED)
     # a set without a logo has no emblem to mistake; a logo face of a tile's shape is not looked at again
-    assert np.allclose(looks._reshaped(None, faces, Profile(logo=False))[-1].corners, emblem)
+    assert np.allclose(reshape._reshaped(None, faces, Profile(logo=False))[-1].corners, emblem)
     looked.clear()
-    looks._reshaped(None, [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(MISSED)], Profile())
+    reshape._reshaped(None, [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(MISSED)], Profile())
     assert looked == []
 
 
@@ -508,23 +510,23 @@ def test_a_face_whose_pips_are_in_doubt_casts_no_doubt_on_a_face_read_surely_as_
     # are in doubt (a faint second pip, a junction read across) read 1-0 too leaves the sure one sure
     sure, faint = _sure(_tile(200, 100), (1, 0)), FaceReading(_tile(600, 100), 0.98,
                                                                (peaks(1), peaks(1, heats=(0.3,))), 0.0, 0.5)
-    assert looks.count_pips(faint, Profile()).pips in ((1, 0), (0, 1))
-    assert looks.count_pips(faint, Profile()).confidence < Profile().doubt_below
-    _, doubtful, unsure_pips = looks._judged([sure, faint], Profile())
+    assert count_pips(faint, Profile()).pips in ((1, 0), (0, 1))
+    assert count_pips(faint, Profile()).confidence < Profile().doubt_below
+    _, doubtful, unsure_pips = _judged([sure, faint], Profile())
     assert doubtful == [1] and unsure_pips == {1}
-    _, doubtful, _ = looks._judged([sure, _sure(_tile(600, 100), (0, 1))], Profile())
+    _, doubtful, _ = _judged([sure, _sure(_tile(600, 100), (0, 1))], Profile())
     assert doubtful == [0, 1]
 
 
 def test_the_logo_read_as_its_emblem_alone_with_doubt_is_looked_at_through_the_whole_tile_too(monkeypatch):
     emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)
     plank = FaceReading(_tile(1000, 500), 0.9, ((), ()), 0.0, 1.0)  # a bare plank read 0-0 too: both in doubt
-    monkeypatch.setattr(looks, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda pyramid, quads, profile, floor=None: [
         _logo(MISSED) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(MISSED)) < 0.2 * LENGTH
         else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads])
     faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(emblem), plank]
-    assert 4 in looks._judged(faces, Profile())[1]  # (the emblem is read with doubt)
-    assert np.allclose(looks._reshaped(None, faces, Profile())[4].corners, MISSED)
+    assert 4 in _judged(faces, Profile())[1]  # (the emblem is read with doubt)
+    assert np.allclose(reshape._reshaped(None, faces, Profile())[4].corners, MISSED)
 
 
 def test_the_logo_read_as_its_emblem_alone_and_turned_is_looked_at_along_its_neighbour(monkeypatch):
@@ -534,28 +536,28 @@ def test_the_logo_read_as_its_emblem_alone_and_turned_is_looked_at_along_its_nei
         return [_logo(MISSED) if np.linalg.norm(geo.centre_of(q) - geo.centre_of(MISSED)) < 0.2 * LENGTH
                 and abs(np.cos(geo.frame_of(q)[1])) > 0.9 else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(emblem)]
-    assert np.allclose(looks._reshaped(None, faces, Profile())[-1].corners, MISSED)
+    assert np.allclose(reshape._reshaped(None, faces, Profile())[-1].corners, MISSED)
 
 
 def test_a_look_at_the_logo_that_sees_a_tile_with_pips_is_refused(monkeypatch):
     emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)
-    monkeypatch.setattr(looks, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda pyramid, quads, profile, floor=None: [
         _sure(MISSED, (4, 5)) for _ in quads])
     faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_logo(emblem)]
-    assert np.allclose(looks._reshaped(None, faces, Profile())[-1].corners, emblem)
+    assert np.allclose(reshape._reshaped(None, faces, Profile())[-1].corners, emblem)
 
 
 def test_a_face_read_as_the_logo_less_surely_gives_way_to_a_tile_read_surely_through_the_outline(monkeypatch):
     # an outline across the logo's emblem and the next tile's half, read as the logo less surely than the logo
     # tile is read: the look through the outline the plane predicts reads the 4-5 surely, and takes its place
     emblem = geo.quad_of((500, 300), 0.0, 0.5 * LENGTH, WIDTH)
-    monkeypatch.setattr(looks, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda pyramid, quads, profile, floor=None: [
         _sure(MISSED, (4, 5)) for _ in quads])
     unsure = replace(_logo(emblem), logo_score=0.9)
     assert Profile().logo_threshold <= 0.9 < Profile().logo_sure
-    faces = looks._reshaped(None, [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [unsure], Profile())
+    faces = reshape._reshaped(None, [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [unsure], Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
 
 
@@ -571,10 +573,10 @@ def test_a_line_is_followed_past_the_tiles_found_at_its_end(monkeypatch):
             out.append(_sure(beyond[near[0]], (4, near[0])) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
         return out
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     faces = [_sure(q, p) for q, p in zip(TABLE[:2], PIPS[:2])] + row  # (the plane needs sure faces around)
     for rounds, more in ((0, 1), (1, 2), (3, 3)):
-        filled = looks._filled(None, faces, [], [], Profile(end_rounds=rounds))
+        filled = missing._filled(None, faces, [], [], Profile(end_rounds=rounds))
         assert len(filled) == len(faces) + more
         assert all(any(np.allclose(f.corners, t) for f in filled) for t in beyond[:more])
 
@@ -594,18 +596,18 @@ def test_a_double_read_across_two_tiles_of_a_line_gives_way_to_them(monkeypatch)
             out.append(_sure(line[x], pips[x]))
         return out
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     faces = [_sure(line[100], pips[100]), _sure(line[260], pips[260]), straddle]
-    found = looks._unstraddled(None, faces, Profile(), [])
+    found = splits._unstraddled(None, faces, Profile(), [])
     assert sorted(_count(f) for f in found) == [(1, 3), (2, 6), (3, 5), (5, 2)] and len(looked) == 2
 
     # a real double with its neighbours found against its ends, or one beside a tile that is in no line
     # (a set laid out in rows, apart), is not looked at
     looked.clear()
     double = [_sure(line[260], (3, 5)), _sure(line[420], (5, 5)), _sure(line[580], (5, 6)), _sure(line[100], (1, 3))]
-    assert looks._unstraddled(None, double, Profile(), []) == double
+    assert splits._unstraddled(None, double, Profile(), []) == double
     apart = [_sure(_tile(260, 500), (3, 5)), FaceReading(_tile(500, 500), 0.99, (peaks(2), peaks(2)), 0.0, 0.5)]
-    assert looks._unstraddled(None, apart, Profile(), []) == apart and not looked
+    assert splits._unstraddled(None, apart, Profile(), []) == apart and not looked
 
 
 def test_a_line_read_half_a_tile_off_gives_way_straddle_by_straddle(monkeypatch):
@@ -620,14 +622,14 @@ def test_a_line_read_half_a_tile_off_gives_way_straddle_by_straddle(monkeypatch)
         return [_sure(line[x], pips[x]) for x in (min(line, key=lambda x: abs(geo.centre_of(q)[0] - x))
                                                  for q in quads)]
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     straddles = [FaceReading(_tile(x, 500), 0.99, (peaks(n), peaks(n)), 0.0, 0.5) for x, n in ((500, 2), (660, 6))]
     faces = [_sure(line[100], pips[100]), _sure(line[260], pips[260]), *straddles]
-    found = looks._unstraddled(None, faces, Profile(), [])
+    found = splits._unstraddled(None, faces, Profile(), [])
     assert sorted(_count(f) for f in found) == [(1, 3), (2, 6), (3, 5), (5, 2), (6, 4)]
     assert len(looked) == 4  # two looks a straddle, each straddle once
     looked.clear()
-    assert len(looks._unstraddled(None, faces, Profile(straddle_rounds=1), [])) == 4 and len(looked) == 2
+    assert len(splits._unstraddled(None, faces, Profile(straddle_rounds=1), [])) == 4 and len(looked) == 2
 
 
 def test_a_face_read_across_a_wrong_junction_before_a_crosswise_double_gives_way(monkeypatch):
@@ -643,17 +645,17 @@ def test_a_face_read_across_a_wrong_junction_before_a_crosswise_double_gives_way
         return [_sure(line[x], pips[x]) for x in (min(line, key=lambda x: abs(geo.centre_of(q)[0] - x))
                                                  for q in quads)]
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     straddle = FaceReading(_tile(180, 500), 0.99, (peaks(2), peaks(1)), 0.0, 0.5)
     faces = [straddle, double, _sure(line[500], pips[500])]
-    found = looks._unstraddled(None, faces, Profile(), [])
+    found = splits._unstraddled(None, faces, Profile(), [])
     assert sorted(_count(f) for f in found) == [(1, 5), (3, 2), (5, 0), (5, 5)] and len(looked) == 2
 
     # with no tile beyond the double (not a line), or the face against the double's side, no look
     looked.clear()
-    assert looks._unstraddled(None, faces[:2], Profile(), []) == faces[:2]
+    assert splits._unstraddled(None, faces[:2], Profile(), []) == faces[:2]
     against = [_sure(_tile(260, 500), (1, 5)), double, _sure(line[500], pips[500])]
-    assert looks._unstraddled(None, against, Profile(), []) == against and not looked
+    assert splits._unstraddled(None, against, Profile(), []) == against and not looked
 
 
 LEFT, RIGHT = geo.quad_of((260, 300), np.pi / 2, LENGTH, WIDTH), geo.quad_of((340, 300), np.pi / 2, LENGTH, WIDTH)
@@ -679,16 +681,16 @@ def _square_reader(left_pips: tuple[int, int] = (6, 5)):
 def test_two_tiles_side_by_side_read_across_as_a_tile_read_twice_are_read_the_other_way(monkeypatch):
     # the square of a 6-5 and a 5-3 side by side read across them, as a 5-5 and a 6-3, and a 6-3 elsewhere: a
     # tile read twice gives way to two tiles read nowhere else
-    monkeypatch.setattr(looks, "read_outlines", _square_reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _square_reader())
     faces = [_sure(TOP, (5, 5)), _sure(BOTTOM, (6, 3)), _sure(ELSEWHERE, (6, 3))]
-    resplit = looks._resplit(None, faces, Profile())
+    resplit = splits._resplit(None, faces, Profile())
     assert sorted(_count(f) for f in resplit) == [(5, 3), (6, 3), (6, 5)]
     assert any(np.allclose(f.corners, LEFT) for f in resplit) and any(np.allclose(f.corners, RIGHT) for f in resplit)
     # read once each, the two faces across stand
-    assert _same(looks._resplit(None, faces[:2], Profile()), faces[:2])
+    assert _same(splits._resplit(None, faces[:2], Profile()), faces[:2])
     # ... as they do where the other way reads a tile already read elsewhere
-    monkeypatch.setattr(looks, "read_outlines", _square_reader(left_pips=(6, 3)))
-    assert _same(looks._resplit(None, faces, Profile()), faces)
+    monkeypatch.setattr("companion.vision.read.read_outlines", _square_reader(left_pips=(6, 3)))
+    assert _same(splits._resplit(None, faces, Profile()), faces)
 
 
 def test_two_faces_side_by_side_give_way_to_the_other_split_read_far_more_surely_whole(monkeypatch):
@@ -701,37 +703,38 @@ def test_two_faces_side_by_side_give_way_to_the_other_split_read_far_more_surely
 
     looked: list = []
     faces = [_sure(TOP, (5, 5)), _sure(BOTTOM, (3, 5))]
-    monkeypatch.setattr(looks, "read_outlines", reader(0.99999))
-    resplit = looks._resplit(None, faces, Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", reader(0.99999))
+    resplit = splits._resplit(None, faces, Profile())
     assert sorted(_count(f) for f in resplit) == [(5, 3), (5, 5)]
     assert any(np.allclose(f.corners, LEFT) for f in resplit) and any(np.allclose(f.corners, RIGHT) for f in resplit)
     # read the other way only ten times surer (in odds), or with the rule off, they stand
-    monkeypatch.setattr(looks, "read_outlines", reader(0.999))
-    assert _same(looks._resplit(None, faces, Profile()), faces)
-    monkeypatch.setattr(looks, "read_outlines", reader(0.99999))
-    assert _same(looks._resplit(None, faces, Profile(split_odds=0)), faces)
+    monkeypatch.setattr("companion.vision.read.read_outlines", reader(0.999))
+    assert _same(splits._resplit(None, faces, Profile()), faces)
+    monkeypatch.setattr("companion.vision.read.read_outlines", reader(0.99999))
+    assert _same(splits._resplit(None, faces, Profile(split_odds=0)), faces)
     # faces the reader is as sure of as it gets are not looked across
     def counted(pyramid, quads, profile, floor=None):
         looked.extend(quads)
         return reader(0.99999)(pyramid, quads, profile)
 
-    monkeypatch.setattr(looks, "read_outlines", counted)
+    monkeypatch.setattr("companion.vision.read.read_outlines", counted)
     sure = [replace(f, tile_score=1.0) for f in faces]
-    assert _same(looks._resplit(None, sure, Profile()), sure) and not looked
+    assert _same(splits._resplit(None, sure, Profile()), sure) and not looked
 
 
 def test_a_face_that_filled_a_gap_as_a_tile_read_already_is_read_the_other_way_too(monkeypatch):
     # the 6-3 across the square is found only by the looks in gaps, after the first resplit: its square is
     # read the other way then too
-    monkeypatch.setattr(looks, "find_candidates", lambda *args, **kwargs: [])
-    monkeypatch.setattr(looks, "read_faces", lambda *args: [])
+    monkeypatch.setattr("companion.vision.detect.find_candidates", lambda *args, **kwargs: [])
+    monkeypatch.setattr("companion.vision.read.read_faces", lambda *args: [])
     monkeypatch.setattr(looks, "_reshaped", lambda *args: [_sure(TOP, (5, 5)), _sure(ELSEWHERE, (6, 3))])
-    for stage in ("_unstraddled", "_halved", "read_both_ways"):
+    for stage in ("_unstraddled", "_halved"):
         monkeypatch.setattr(looks, stage, lambda pyramid, faces, *args: faces)
+    monkeypatch.setattr("companion.vision.read.read_both_ways", lambda pyramid, faces, profile: faces)
     monkeypatch.setattr(looks, "_split_in_two", lambda pyramid, faces, held, profile: faces)
     monkeypatch.setattr(looks, "_logo_sought", lambda image, scale, pyramid, faces, profile: faces)
     monkeypatch.setattr(looks, "_filled", lambda pyramid, faces, *args: faces + [_sure(BOTTOM, (6, 3))])
-    monkeypatch.setattr(looks, "read_outlines", _square_reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _square_reader())
     found = looks.find_faces(np.zeros((600, 1000, 3), np.uint8), Profile()).faces
     assert sorted(_count(f) for f in found) == [(5, 3), (6, 3), (6, 5)]
 
@@ -742,11 +745,11 @@ def _same(faces: list[FaceReading], others: list[FaceReading]) -> bool:
 
 def test_a_face_read_with_doubt_but_once_beside_another_keeps_its_place(monkeypatch):
     # (the looks across read as surely as it, or more, as often as not)
-    monkeypatch.setattr(looks, "read_outlines", _square_reader())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _square_reader())
     unsure = FaceReading(BOTTOM, 0.99, (peaks(6, heats=(0.97,) * 5 + (0.5,)), peaks(3)), 0.0, 0.5)
-    assert looks.count_pips(unsure, Profile()).confidence < Profile().doubt_below
+    assert count_pips(unsure, Profile()).confidence < Profile().doubt_below
     faces = [_sure(TOP, (5, 5)), unsure]
-    assert _same(looks._resplit(None, faces, Profile()), faces)
+    assert _same(splits._resplit(None, faces, Profile()), faces)
 
 
 @pytest.mark.parametrize("heat, where, replaced", [
@@ -758,9 +761,9 @@ def test_a_look_that_took_part_of_a_tile_is_looked_at_once_more_where_the_plane_
                                                                                        replaced):
     # a look taken from an outline off the 4-5 settled on its right three quarters, its pips read surely
     part = geo.quad_of((480, 300), 0.0, 0.75 * LENGTH, WIDTH)
-    plane = looks.Plane(TABLE)
+    plane = Plane(TABLE)
     faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)] + [_sure(_tile(430, 300), (1, 5))]
-    best = {4: (_sure(part, (2, 5)), looks._plane_fit(_sure(part, (2, 5)), plane, Profile()))}
+    best = {4: (_sure(part, (2, 5)), _plane_fit(_sure(part, (2, 5)), plane, Profile()))}
     seen: list[np.ndarray] = []
 
     def read_outlines(pyramid, quads, profile, floor=None):
@@ -768,19 +771,19 @@ def test_a_look_that_took_part_of_a_tile_is_looked_at_once_more_where_the_plane_
         halves = (peaks(4, heats=(0.97, 0.97, 0.97, heat)), peaks(5, heat))
         return [FaceReading(where, 0.99, halves, 0.0, 0.5) for _ in quads]
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
-    looks._reshaped_again(None, faces, best, {4: []}, plane, Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    reshape._reshaped_again(None, faces, best, {4: []}, plane, Profile())
     # looked at through the outline the plane predicts at the part's place
     assert len(seen) == 1 and geo.iou(seen[0], plane.outline(part, Profile().tile_aspect)) > 0.99
-    assert (looks.count_pips(best[4][0], Profile()).pips == (4, 5)) == replaced
+    assert (count_pips(best[4][0], Profile()).pips == (4, 5)) == replaced
 
 
 def test_a_look_that_took_a_whole_tile_is_not_looked_at_again(monkeypatch):
-    plane = looks.Plane(TABLE)
+    plane = Plane(TABLE)
     whole = _sure(MISSED, (4, 5))
-    best = {4: (whole, looks._plane_fit(whole, plane, Profile()))}
-    monkeypatch.setattr(looks, "read_outlines", lambda *a, **k: pytest.fail("looked at again"))
-    looks._reshaped_again(None, _faces(), best, {4: []}, plane, Profile())
+    best = {4: (whole, _plane_fit(whole, plane, Profile()))}
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda *a, **k: pytest.fail("looked at again"))
+    reshape._reshaped_again(None, _faces(), best, {4: []}, plane, Profile())
     assert best[4][0] is whole
 
 
@@ -788,11 +791,11 @@ def test_a_look_through_the_prediction_read_surely_takes_no_moved_looks(monkeypa
     # the 4-5 read short at one end, its pips in doubt: the look through the outline the plane predicts finds it
     # surely, and the looks moved along and across it, and turned, are not taken
     looked: list = []
-    monkeypatch.setattr(looks, "read_outlines", _recording(looked))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _recording(looked))
     short = MISSED.copy()
     short[2:, 0] -= 30
     doubtful = FaceReading(short, 0.99, (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(5)), 0.0, 1.0)
-    assert looks.count_pips(doubtful, Profile()).confidence < Profile().doubt_below
-    faces = looks._reshaped(None, _faces()[:-1] + [doubtful], Profile())
+    assert count_pips(doubtful, Profile()).confidence < Profile().doubt_below
+    faces = reshape._reshaped(None, _faces()[:-1] + [doubtful], Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
     assert len(looked) == 1

@@ -138,7 +138,7 @@ def test_a_row_of_far_tiles_off_a_line_of_play_is_kept():
 def test_a_face_two_tiles_long_is_looked_at_as_its_two_halves(monkeypatch):
     # the near row's last tile and one end to end with it, read as one face twice a tile's length: left to the
     # assembly it would be dropped as too large, both tiles missed; its halves, looked at, are the two tiles
-    import companion.vision.looks as looks
+    from companion.vision.looks import splits
 
     faces = _steep_photo()[:-1]
     long = _face(1120, 850, 400, pips=(6, 6), width=100)
@@ -149,22 +149,22 @@ def test_a_face_two_tiles_long_is_looked_at_as_its_two_halves(monkeypatch):
         return [FaceReading(q, 0.99, (tuple([Peak(0.95, 0.3)] * 5), tuple([Peak(0.95, 0.3)] * k)), 0.0, 0.5)
                 for k, q in enumerate(quads)]
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     pyramid = SimpleNamespace(levels=[np.zeros((1000, 1400, 3), np.uint8)])
-    found = looks._halved(pyramid, faces + [long], Profile())
+    found = splits._halved(pyramid, faces + [long], Profile())
     assert len(seen) == 2 and len(found) == len(faces) + 2 and all(f is not long for f in found)
     along = np.array([np.cos(0.3), np.sin(0.3)]) * 100
     assert np.allclose(sorted(geo.centre_of(f.corners).tolist() for f in found[-2:]),
                        sorted([(np.array([1120.0, 850.0]) + s * along).tolist() for s in (-1, 1)]))
     # halves the reader does not take for whole tiles leave the face as it was
-    monkeypatch.setattr(looks, "read_outlines", lambda pyramid, quads, profile, floor=None: [
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda pyramid, quads, profile, floor=None: [
         FaceReading(q, 0.3, ((), ()), 0.0, 0.5) for q in quads])
-    assert looks._halved(pyramid, faces + [long], Profile())[-1] is long
+    assert splits._halved(pyramid, faces + [long], Profile())[-1] is long
     # a tile of a tile's size is not looked at
     seen.clear()
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     photo = _steep_photo()
-    kept = looks._halved(pyramid, photo, Profile())
+    kept = splits._halved(pyramid, photo, Profile())
     assert seen == [] and len(kept) == len(photo) and all(a is b for a, b in zip(kept, photo))
 
 

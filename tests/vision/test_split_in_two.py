@@ -11,9 +11,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-import companion.vision.looks as looks
-from companion.vision import Profile
+from companion.vision import Profile, count_pips
 from companion.vision import geometry as geo
+from companion.vision.looks import missing, splits
 from companion.vision.plane import Plane
 from companion.vision.read import FaceReading, Peak
 
@@ -53,22 +53,22 @@ def _unread(x: float, y: float) -> tuple[np.ndarray, float, float, float]:
 
 
 def _pips(faces: list[FaceReading]) -> list[tuple[int, int]]:
-    return sorted(looks.count_pips(f, Profile()).pips for f in faces)
+    return sorted(count_pips(f, Profile()).pips for f in faces)
 
 
 def test_a_candidate_off_the_centre_of_a_whole_face_holds_it():
     faces = TABLE + [ACROSS_THE_ENDS]
     # off along it (the 4-5's centre, seen by the detector): held; off across it too: with its place
-    assert looks._held_off_centre([_unread(450, 500)], [None], faces, Profile()) == {4: []}
-    held = looks._held_off_centre([_unread(450, 530)], [None], faces, Profile())
+    assert splits._held_off_centre([_unread(450, 500)], [None], faces, Profile()) == {4: []}
+    held = splits._held_off_centre([_unread(450, 530)], [None], faces, Profile())
     assert list(held) == [4] and np.allclose(held[4][0], (450, 530))
     # just outside its outline (the face's looks moved it off the candidate), still held
-    assert list(looks._held_off_centre([_unread(450, 545)], [None], faces, Profile())) == [4]
+    assert list(splits._held_off_centre([_unread(450, 545)], [None], faces, Profile())) == [4]
     # near its centre, read, far outside it, or off less than straddle_sides: none
-    assert looks._held_off_centre([_unread(390, 500)], [None], faces, Profile()) == {}
-    assert looks._held_off_centre([_unread(450, 500)], [ACROSS_THE_ENDS], faces, Profile()) == {}
-    assert looks._held_off_centre([_unread(450, 600)], [None], faces, Profile()) == {}
-    assert looks._held_off_centre([_unread(450, 500)], [None], faces, Profile(straddle_sides=0.5)) == {}
+    assert splits._held_off_centre([_unread(390, 500)], [None], faces, Profile()) == {}
+    assert splits._held_off_centre([_unread(450, 500)], [ACROSS_THE_ENDS], faces, Profile()) == {}
+    assert splits._held_off_centre([_unread(450, 600)], [None], faces, Profile()) == {}
+    assert splits._held_off_centre([_unread(450, 500)], [None], faces, Profile(straddle_sides=0.5)) == {}
 
 
 @pytest.mark.parametrize("tiles, across, frame", [
@@ -76,9 +76,9 @@ def test_a_candidate_off_the_centre_of_a_whole_face_holds_it():
     (SIDE_BY_SIDE, ACROSS_THE_SIDES, _unread(290, 585)),
 ])
 def test_a_face_across_two_tiles_gives_way_to_them(monkeypatch, tiles, across, frame):
-    monkeypatch.setattr(looks, "read_outlines", _reader(tiles))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(tiles))
     faces = TABLE + [across]
-    split = looks._split_in_two(None, faces, looks._held_off_centre([frame], [None], faces, Profile()), Profile())
+    split = splits._split_in_two(None, faces, splits._held_off_centre([frame], [None], faces, Profile()), Profile())
     assert split[:4] == TABLE and len(split) == 6
     assert all(any(np.allclose(f.corners, t) for f in split[4:]) for t, _ in tiles)
     assert _pips(split[4:]) == sorted(p for _, p in tiles)
@@ -86,32 +86,33 @@ def test_a_face_across_two_tiles_gives_way_to_them(monkeypatch, tiles, across, f
 
 def test_a_true_tile_with_a_candidate_off_its_centre_stays(monkeypatch):
     # the looks beside it take in half of it and the ground beyond: no tile
-    monkeypatch.setattr(looks, "read_outlines", _reader([]))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader([]))
     faces = TABLE + [ACROSS_THE_ENDS]
-    assert looks._split_in_two(None, faces, {4: [np.array([450.0, 530.0])]}, Profile()) == faces
+    assert splits._split_in_two(None, faces, {4: [np.array([450.0, 530.0])]}, Profile()) == faces
 
 
 def test_only_both_tiles_read_surely_replace_the_face(monkeypatch):
     # one of the two found: the face stays (a tile and its neighbour's look would do the same)
-    monkeypatch.setattr(looks, "read_outlines", _reader(END_TO_END[:1]))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(END_TO_END[:1]))
     faces = TABLE + [ACROSS_THE_ENDS]
-    assert looks._split_in_two(None, faces, {4: []}, Profile()) == faces
+    assert splits._split_in_two(None, faces, {4: []}, Profile()) == faces
     # both found, but reading the same tile: one of them is misread
-    monkeypatch.setattr(looks, "read_outlines", _reader([(END_TO_END[0][0], (3, 6)), (END_TO_END[1][0], (6, 3))]))
-    assert looks._split_in_two(None, faces, {4: []}, Profile()) == faces
+    monkeypatch.setattr("companion.vision.read.read_outlines",
+                        _reader([(END_TO_END[0][0], (3, 6)), (END_TO_END[1][0], (6, 3))]))
+    assert splits._split_in_two(None, faces, {4: []}, Profile()) == faces
     # both found, but one lies on another whole face
-    monkeypatch.setattr(looks, "read_outlines", _reader(END_TO_END))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(END_TO_END))
     on_it = faces + [read_face(_tile(460, 520), (6, 6))]
-    assert looks._split_in_two(None, on_it, {4: []}, Profile()) == on_it
+    assert splits._split_in_two(None, on_it, {4: []}, Profile()) == on_it
     # both found, but one is read surely elsewhere (a set holds each tile once); read with doubt there, it is
     # that tile that is misread
     twice = faces + [read_face(_tile(1000, 700), (5, 4))]
-    assert looks._split_in_two(None, twice, {4: []}, Profile()) == twice
+    assert splits._split_in_two(None, twice, {4: []}, Profile()) == twice
     doubted = faces + [read_face(_tile(1000, 700), (5, 4), 0.6)]
-    assert len(looks._split_in_two(None, doubted, {4: []}, Profile())) == len(doubted) + 1
+    assert len(splits._split_in_two(None, doubted, {4: []}, Profile())) == len(doubted) + 1
     # both found, but no surer on the whole than the face across them
     sure_across = TABLE + [read_face(ACROSS_THE_ENDS.corners, (6, 4))]
-    assert looks._split_in_two(None, sure_across, {4: []}, Profile()) == sure_across
+    assert splits._split_in_two(None, sure_across, {4: []}, Profile()) == sure_across
 
 
 def test_a_pair_with_a_look_on_another_whole_face_takes_no_looks(monkeypatch):
@@ -124,10 +125,10 @@ def test_a_pair_with_a_look_on_another_whole_face_takes_no_looks(monkeypatch):
         looked.extend(quads)
         return reader(pyramid, quads, profile)
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     on_it = TABLE + [ACROSS_THE_ENDS, read_face(_tile(460, 520), (6, 6))]
-    assert looks._split_in_two(None, on_it, {4: []}, Profile()) == on_it and looked == []
-    looks._split_in_two(None, TABLE + [ACROSS_THE_ENDS], {4: []}, Profile())
+    assert splits._split_in_two(None, on_it, {4: []}, Profile()) == on_it and looked == []
+    splits._split_in_two(None, TABLE + [ACROSS_THE_ENDS], {4: []}, Profile())
     assert len(looked) == 2
 
 
@@ -135,34 +136,34 @@ def test_the_other_face_across_the_same_two_tiles_gives_way_too(monkeypatch):
     other = read_face(_tile(340, 540, np.pi / 2), (6, 5), 0.85)  # the two tiles' right halves
     faces = TABLE + [ACROSS_THE_SIDES, other]
     held = {4: [np.array([290.0, 585.0])]}
-    monkeypatch.setattr(looks, "read_outlines", _reader(SIDE_BY_SIDE))
-    split = looks._split_in_two(None, faces, held, Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(SIDE_BY_SIDE))
+    split = splits._split_in_two(None, faces, held, Profile())
     assert split[:4] == TABLE and _pips(split[4:]) == [(3, 6), (4, 5)]
     # looks that read the very tiles the two faces read, moved, change nothing
     moved = [(SIDE_BY_SIDE[0][0], (3, 4)), (SIDE_BY_SIDE[1][0], (6, 5))]
-    monkeypatch.setattr(looks, "read_outlines", _reader(moved))
-    assert looks._split_in_two(None, faces, held, Profile()) == faces
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(moved))
+    assert splits._split_in_two(None, faces, held, Profile()) == faces
 
 
 def test_a_face_two_tiles_long_or_wide_read_as_no_tile_is_looked_at_as_two_tiles(monkeypatch):
     plane = Plane([f.corners for f in TABLE])
     both = FaceReading(geo.quad_of((380, 500), 0.0, 2 * LENGTH, WIDTH), 0.01, ((), ()), 0.0, 0.5)
-    halves = looks._halves_of_two([both], plane, Profile())
+    halves = missing._halves_of_two([both], plane, Profile())
     assert len(halves) == 2 and all(any(np.allclose(h, t, atol=1.0) for h in halves) for t, _ in END_TO_END)
     # a face of a tile's length, one read as a whole tile, or one 1.5 tiles long: no guess
-    assert looks._halves_of_two([ACROSS_THE_ENDS], plane, Profile()) == []
-    assert looks._halves_of_two([FaceReading(both.corners, 0.99, ((), ()), 0.0, 0.5)], plane, Profile()) == []
+    assert missing._halves_of_two([ACROSS_THE_ENDS], plane, Profile()) == []
+    assert missing._halves_of_two([FaceReading(both.corners, 0.99, ((), ()), 0.0, 0.5)], plane, Profile()) == []
     longer = FaceReading(geo.quad_of((380, 500), 0.0, 1.5 * LENGTH, WIDTH), 0.01, ((), ()), 0.0, 0.5)
-    assert looks._halves_of_two([longer], plane, Profile()) == []
+    assert missing._halves_of_two([longer], plane, Profile()) == []
     # a face a tile long and two wide: the two tiles side by side (a stack's nearest tile and the one behind it)
     wide = FaceReading(geo.quad_of((300, 540), 0.0, LENGTH, 2 * WIDTH), 0.7, ((), ()), 0.0, 0.5)
-    halves = looks._halves_of_two([wide], plane, Profile())
+    halves = missing._halves_of_two([wide], plane, Profile())
     assert len(halves) == 2 and all(any(np.allclose(h, t, atol=1.0) for h in halves) for t, _ in SIDE_BY_SIDE)
     wider = FaceReading(geo.quad_of((300, 540), 0.0, LENGTH, 1.5 * WIDTH), 0.7, ((), ()), 0.0, 0.5)
-    assert looks._halves_of_two([wider], plane, Profile()) == []
+    assert missing._halves_of_two([wider], plane, Profile()) == []
     # the gaps' looks find both tiles there
-    monkeypatch.setattr(looks, "read_outlines", _reader(END_TO_END))
-    filled = looks._filled(None, TABLE + [both], [], [], Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(END_TO_END))
+    filled = missing._filled(None, TABLE + [both], [], [], Profile())
     assert _pips(filled[5:]) == [(3, 6), (4, 5)]
 
 
@@ -170,16 +171,16 @@ def test_the_halves_looked_at_do_not_stand_in_for_a_lines_end_looks(monkeypatch)
     # a half's place can lie near where a line found from it goes on: the end looks after it must be made
     plane = Plane([f.corners for f in TABLE])
     both = FaceReading(geo.quad_of((380, 500), 0.0, 2 * LENGTH, WIDTH), 0.01, ((), ()), 0.0, 0.5)
-    halves = looks._halves_of_two([both], plane, Profile())
+    halves = missing._halves_of_two([both], plane, Profile())
     told: list = []
 
     def ends(quads, touch, overlap, looked, *rest):
         told.append(list(looked))
         return []
 
-    monkeypatch.setattr(looks, "ends", ends)
-    monkeypatch.setattr(looks, "read_outlines", _reader(END_TO_END))
-    filled = looks._filled(None, TABLE + [both], [], [], Profile())
+    monkeypatch.setattr(missing, "ends", ends)
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(END_TO_END))
+    filled = missing._filled(None, TABLE + [both], [], [], Profile())
     assert len(filled) == 7 and len(told) == 2  # the first ends, then again past the tiles found
     assert not any(np.allclose(q, h) for h in halves for q in told[1])
 
@@ -189,16 +190,16 @@ def test_a_face_read_as_no_whole_tile_across_two_tiles_end_to_end_is_looked_at_h
     # no whole tile: the looks half a tile each way along it find both tiles
     plane = Plane([f.corners for f in TABLE])
     across = FaceReading(ACROSS_THE_ENDS.corners, 0.3, ACROSS_THE_ENDS.peaks, 0.0, 0.5)
-    quads = looks._across_a_junction([across], plane, Profile())
+    quads = missing._across_a_junction([across], plane, Profile())
     assert len(quads) == 2 and all(any(np.allclose(q, t, atol=1.0) for q in quads) for t, _ in END_TO_END)
-    monkeypatch.setattr(looks, "read_outlines", _reader(END_TO_END))
-    assert _pips(looks._filled(None, TABLE + [across], [], [], Profile())[5:]) == [(3, 6), (4, 5)]
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(END_TO_END))
+    assert _pips(missing._filled(None, TABLE + [across], [], [], Profile())[5:]) == [(3, 6), (4, 5)]
     # no looks for a whole face, one read as no tile at all, one with its pips in doubt, or one two tiles long
     doubt = FaceReading(across.corners, 0.3, (peaks(6, 0.97), peaks(4, heats=(0.9, 0.9, 0.9, 0.55))), 0.0, 0.5)
-    assert looks.count_pips(doubt, Profile()).confidence < Profile().doubt_below
+    assert count_pips(doubt, Profile()).confidence < Profile().doubt_below
     longer = FaceReading(geo.quad_of((380, 500), 0.0, 2 * LENGTH, WIDTH), 0.3, across.peaks, 0.0, 0.5)
     for face in (ACROSS_THE_ENDS, FaceReading(across.corners, 0.01, across.peaks, 0.0, 0.5), doubt, longer):
-        assert looks._across_a_junction([face], plane, Profile()) == []
+        assert missing._across_a_junction([face], plane, Profile()) == []
 
 
 def _across(x: float) -> tuple[np.ndarray, float, float, float]:
@@ -207,25 +208,25 @@ def _across(x: float) -> tuple[np.ndarray, float, float, float]:
 
 
 def test_two_guesses_laid_across_two_tiles_side_by_side_are_read_split_the_other_way(monkeypatch):
-    monkeypatch.setattr(looks, "read_outlines", _reader(SIDE_BY_SIDE))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(SIDE_BY_SIDE))
     frames = [_across(260), _across(340)]
     unread = [None, FaceReading(geo.quad_of(*frames[1]), 0.2, ((), ()))]  # read as no tile
-    found = looks._unread_pair(None, TABLE + unread[1:], frames, unread, Profile())
+    found = splits._unread_pair(None, TABLE + unread[1:], frames, unread, Profile())
     assert found[:4] == TABLE and _pips(found[4:]) == [(3, 6), (4, 5)]  # the face read as no tile gave way
     assert all(any(np.allclose(f.corners, t) for f in found[4:]) for t, _ in SIDE_BY_SIDE)
 
 
 def test_two_guesses_side_by_side_give_way_only_to_two_tiles_read_surely_nowhere_else(monkeypatch):
     frames = [_across(260), _across(340)]
-    monkeypatch.setattr(looks, "read_outlines", _reader(SIDE_BY_SIDE[:1]))  # one look sees no tile
-    assert looks._unread_pair(None, TABLE, frames, [None, None], Profile()) == TABLE
-    monkeypatch.setattr(looks, "read_outlines", _reader(SIDE_BY_SIDE))
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(SIDE_BY_SIDE[:1]))  # one look sees no tile
+    assert splits._unread_pair(None, TABLE, frames, [None, None], Profile()) == TABLE
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(SIDE_BY_SIDE))
     held = TABLE + [read_face(_tile(900, 900), (6, 3))]  # the 3-6 read elsewhere already
-    assert looks._unread_pair(None, held, frames, [None, None], Profile()) == held
+    assert splits._unread_pair(None, held, frames, [None, None], Profile()) == held
     read = [read_face(geo.quad_of(*frames[0]), (1, 1)), None]  # a guess read as a whole tile: no pair
-    assert looks._unread_pair(None, TABLE, frames, read, Profile()) == TABLE
+    assert splits._unread_pair(None, TABLE, frames, read, Profile()) == TABLE
     apart = [_across(260), _across(420)]  # two guesses a tile's width apart: not side by side
-    assert looks._unread_pair(None, TABLE, apart, [None, None], Profile()) == TABLE
+    assert splits._unread_pair(None, TABLE, apart, [None, None], Profile()) == TABLE
 
 
 # two tiles side by side, seen so steeply that the square they make has a tile's shape: read as one whole face
@@ -241,9 +242,9 @@ def _read_as(quad: np.ndarray, halves: tuple[int, int]) -> FaceReading:
 
 def test_a_face_read_with_a_half_no_tile_has_is_looked_at_as_two_tiles_side_by_side(monkeypatch):
     both = _read_as(_tile(380, 500), (8, 7))
-    assert looks.count_pips(both, Profile()).pips == (8, 7)
-    monkeypatch.setattr(looks, "read_outlines", _reader(STEEP_PAIR))
-    halved = looks._halved(PHOTO, TABLE + [both], Profile())
+    assert count_pips(both, Profile()).pips == (8, 7)
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(STEEP_PAIR))
+    halved = splits._halved(PHOTO, TABLE + [both], Profile())
     assert halved[:4] == TABLE and _pips(halved[4:]) == [(3, 6), (4, 5)]
     assert all(any(np.allclose(f.corners, t) for f in halved[4:]) for t, _ in STEEP_PAIR)
 
@@ -257,12 +258,12 @@ def test_a_face_with_a_half_no_tile_has_stays_where_its_halves_are_no_tiles(monk
         looked.extend(quads)
         return _reader(STEEP_PAIR[:1])(pyramid, quads, profile)
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
-    assert looks._halved(PHOTO, TABLE + [both], Profile()) == TABLE + [both]
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    assert splits._halved(PHOTO, TABLE + [both], Profile()) == TABLE + [both]
     assert len(looked) == 4  # its halves across its middle and along it
     # a face with halves a tile has is not looked at
     looked.clear()
-    assert looks._halved(PHOTO, TABLE + [ACROSS_THE_ENDS], Profile()) == TABLE + [ACROSS_THE_ENDS]
+    assert splits._halved(PHOTO, TABLE + [ACROSS_THE_ENDS], Profile()) == TABLE + [ACROSS_THE_ENDS]
     assert looked == []
 
 
@@ -270,17 +271,17 @@ def test_past_a_face_replaced_by_one_of_the_two_tiles_it_lay_across_the_other_is
     plane = Plane([f.corners for f in TABLE])
     across = read_face(geo.quad_of((380, 500), 0.0, 1.6 * LENGTH, WIDTH), (6, 6), 0.6)  # the 3-6 and half the 4-5
     tile = read_face(END_TO_END[0][0], (3, 6))
-    places = looks._past_the_replaced(plane, TABLE + [across], TABLE + [tile], Profile())
+    places = missing._past_the_replaced(plane, TABLE + [across], TABLE + [tile], Profile())
     assert len(places) == 1 and np.allclose(geo.centre_of(places[0]), geo.centre_of(END_TO_END[1][0]), atol=2.0)
     # a face kept, or replaced by a tile it lay on nearly whole, or staggered against it: no look
-    assert looks._past_the_replaced(plane, TABLE + [across], TABLE + [across], Profile()) == []
+    assert missing._past_the_replaced(plane, TABLE + [across], TABLE + [across], Profile()) == []
     on_it = read_face(geo.quad_of((310, 500), 0.0, LENGTH, WIDTH), (3, 6))
-    assert looks._past_the_replaced(plane, [on_it], [tile], Profile()) == []
+    assert missing._past_the_replaced(plane, [on_it], [tile], Profile()) == []
     staggered = read_face(geo.quad_of((380, 580), 0.0, LENGTH, WIDTH), (4, 5))
-    assert looks._past_the_replaced(plane, [staggered], [tile], Profile()) == []
+    assert missing._past_the_replaced(plane, [staggered], [tile], Profile()) == []
     # one across two tiles side by side, replaced by one of them: the other beside it
     wide = read_face(geo.quad_of((300, 530), 0.0, LENGTH, 1.6 * WIDTH), (6, 6), 0.6)
-    places = looks._past_the_replaced(plane, [wide], [tile], Profile())
+    places = missing._past_the_replaced(plane, [wide], [tile], Profile())
     assert len(places) == 1 and np.allclose(geo.centre_of(places[0]), geo.centre_of(SIDE_BY_SIDE[1][0]), atol=2.0)
 
 
@@ -293,9 +294,9 @@ def test_a_look_that_replaces_a_face_across_two_tiles_end_to_end_leads_to_the_ot
         looked.extend(geo.centre_of(q) for q in quads)
         return reader(pyramid, quads, profile)
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
     orphan = geo.quad_of((300, 500), 0.0, LENGTH, WIDTH)  # the detector saw the 3-6; its looks went to the face
-    filled = looks._filled(None, TABLE + [across], [orphan], [], Profile())
+    filled = missing._filled(None, TABLE + [across], [orphan], [], Profile())
     assert filled[:4] == TABLE and _pips(filled[4:]) == [(3, 6), (4, 5)]
     assert any(np.allclose(c, (460, 500), atol=2.0) for c in looked)
 
@@ -308,16 +309,16 @@ def _in_a_line(n: int, at: float = 0.55) -> tuple:
 def test_pips_in_a_line_across_each_half_are_a_half_read_whole():
     profile = Profile()
     square = geo.quad_of((340, 500), 0.0, WIDTH, WIDTH)
-    assert looks._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5), profile)
-    assert looks._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(2), _in_a_line(2, 0.45)), 0.0, 0.5),
+    assert splits._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5), profile)
+    assert splits._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(2), _in_a_line(2, 0.45)), 0.0, 0.5),
                                      profile)
     # the set's own twos and threes lie on a diagonal; a half of another count, or one line alone, is no sign
-    assert not looks._a_half_read_whole(read_face(_tile(300, 500), (3, 3)), profile)
-    assert not looks._a_half_read_whole(read_face(_tile(300, 500), (2, 2)), profile)
-    assert not looks._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), peaks(3)), 0.0, 0.5), profile)
-    assert not looks._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), peaks(4)), 0.0, 0.5), profile)
+    assert not splits._a_half_read_whole(read_face(_tile(300, 500), (3, 3)), profile)
+    assert not splits._a_half_read_whole(read_face(_tile(300, 500), (2, 2)), profile)
+    assert not splits._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), peaks(3)), 0.0, 0.5), profile)
+    assert not splits._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), peaks(4)), 0.0, 0.5), profile)
     never = Profile(pip_line_along=0.0)
-    assert not looks._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5), never)
+    assert not splits._a_half_read_whole(FaceReading(square, 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5), never)
 
 
 @pytest.mark.parametrize("turned", [False, True])
@@ -326,23 +327,23 @@ def test_a_six_s_half_read_as_a_three_three_gives_way_to_its_tile(monkeypatch, t
     # way round, one of the outlines twice its size is the tile
     half = geo.quad_of((340, 500), np.pi / 2 if turned else 0.0, WIDTH, WIDTH * 0.95)
     face = FaceReading(half, 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5)
-    assert looks.count_pips(face, Profile()).pips == (3, 3)
+    assert count_pips(face, Profile()).pips == (3, 3)
     looked: list = []
 
     def read_outlines(pyramid, quads, profile, floor=None):
         looked.extend(quads)
         return _reader(END_TO_END[:1])(pyramid, quads, profile)
 
-    monkeypatch.setattr(looks, "read_outlines", read_outlines)
-    halved = looks._halved(PHOTO, TABLE + [face], Profile())
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    halved = splits._halved(PHOTO, TABLE + [face], Profile())
     assert halved[:4] == TABLE and _pips(halved[4:]) == [(3, 6)] and len(looked) == 4
     assert np.allclose(halved[4].corners, END_TO_END[0][0])
 
 
 def test_a_face_read_in_lines_stays_where_no_tile_twice_its_size_is_read(monkeypatch):
     face = FaceReading(geo.quad_of((340, 500), 0.0, WIDTH, WIDTH), 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5)
-    monkeypatch.setattr(looks, "read_outlines", _reader([]))
-    assert looks._halved(PHOTO, TABLE + [face], Profile()) == TABLE + [face]
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader([]))
+    assert splits._halved(PHOTO, TABLE + [face], Profile()) == TABLE + [face]
     # nor where the tile read there lies beside it rather than over it
-    monkeypatch.setattr(looks, "read_outlines", _reader([(_tile(340, 565), (3, 6))]))
-    assert looks._halved(PHOTO, TABLE + [face], Profile()) == TABLE + [face]
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader([(_tile(340, 565), (3, 6))]))
+    assert splits._halved(PHOTO, TABLE + [face], Profile()) == TABLE + [face]

@@ -1,0 +1,348 @@
+"""Faces across two tiles, or on half of one, looked at as the tiles they hold: two faces side by side read
+split the other way (``_resplit``; two guesses read as no tile, ``_unread_pair``), a face across the junction of
+two tiles of a line looked at half a tile each way (``_unstraddled``), a face the detector saw two tiles in
+looked at as those two (``_held_off_centre``, ``_split_in_two``), a face too large for a tile looked at as its
+halves and a tile's half read as a whole face as the tile twice its size (``_halved``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import cv2
+import numpy as np
+
+from companion.vision import geometry as geo
+from companion.vision import read as reader
+from companion.vision.assemble import _choosable, _judged, _one_per_face, _plane_fit, _sized_like_tiles
+from companion.vision.looks.common import _faces_on, _halves, _moved, _on_another, _one_look_more, _under
+from companion.vision.plane import Lines, Plane, side_by_side, split_the_other_way
+from companion.vision.profile import Profile
+from companion.vision.read import FaceReading, Pyramid, count_pips
+
+
+def _resplit(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
+    """``faces``, with the square that a whole face read as a tile another whole face holds too and a whole face
+    side by side with it make (``plane.side_by_side``, within ``profile.gap_slack`` and ``profile.gap_turn_deg``)
+    read split the other way where that reads two tiles read nowhere else (a set holds each tile once). Two
+    tiles side by side make a square that also splits into two faces across them, each half on another tile
+    and the seam between the tiles for a divider, and the reader is at times sure of those. The two looks
+    across replace the two faces if both are whole tiles, settled, on no other whole face, and read at least
+    as surely as ``profile.candidate_confidence`` (then with doubt below ``profile.doubt_below``). A face
+    read with doubt but once keeps its place: the looks across read as surely then as often as not. Where no
+    tile is read twice, two whole faces side by side give way as well where the least sure of the looks across
+    is ``profile.split_odds`` times likelier whole (in odds) than the least sure of the two: a square of
+    halves a, b over c, d splits into a-b and c-d or into a-c and b-d, the same two tiles where a = d or b = c,
+    and then only the reader's belief tells the splits apart; of 5,441 pairs read right in 3,450 photos, 2 have
+    the split across surer at all (at most 15 times in odds), and of the 12 pairs not both read right, 8 have
+    the right split over 25 times surer (a ninth 4.4 times; three read no tile the other way). Pairs sharing a
+    face are taken surest first."""
+    counts = [count_pips(face, profile) for face in faces]
+    whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
+    tiles = Counter(tuple(sorted(counts[k].pips)) for k in whole)
+    if len(whole) < 2:
+        return faces
+    beside = Lines([faces[k].corners for k in whole]).side_by_side(
+        profile.gap_slack, np.radians(profile.gap_turn_deg), profile.tile_aspect)  # [a, b]: whole[b] beside whole[a]
+    pairs: list[tuple[int, int]] = []
+    for a, k in enumerate(whole):
+        if tiles[tuple(sorted(counts[k].pips))] > 1:
+            for b in np.flatnonzero(beside[a]):
+                if whole[b] != k and all(k not in p and whole[b] not in p for p in pairs):
+                    pairs.append((k, whole[b]))
+                    break
+    twice = len(pairs)
+    # pairs whose other split could be surer by ``split_odds``: the least sure face short of the reader's ceiling
+    odds = np.log(profile.split_odds) if profile.split_odds else np.inf
+    unsure = [a for a, k in enumerate(whole) if _log_odds(faces[k].tile_score) + odds <= _log_odds(1.0)]
+    pairs += [(whole[a], whole[b]) for a in unsure for b in np.flatnonzero(beside[a])
+              if (b not in unsure or b > a) and not any({whole[a], whole[b]} == set(p) for p in pairs)]
+    if not pairs:
+        return faces
+    across = [q for k, j in pairs for q in split_the_other_way(faces[k].corners, faces[j].corners)]
+    looks = [_one_look_more(pyramid, face, profile)
+             for face in reader.read_outlines(pyramid, across, profile, floor=profile.tile_threshold)]
+    faces = list(faces)
+    gone: set[int] = set()
+    chosen = []
+    for n, (k, j) in enumerate(pairs):
+        pair = looks[2 * n:2 * n + 2]
+        read = [count_pips(face, profile) for face in pair]
+        new = [tuple(sorted(c.pips)) for c in read]
+        held = Counter(tuple(sorted(counts[i].pips)) for i in (k, j))
+        gain = min(_log_odds(f.tile_score) for f in pair) - min(_log_odds(faces[i].tile_score) for i in (k, j))
+        if (n < twice or gain >= odds) and new[0] != new[1] and all(tiles[t] == held[t] for t in new) and \
+                all(face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
+                    c.confidence >= profile.candidate_confidence and
+                    not _on_another(face, -1, faces, profile, besides=[k, j]) for face, c in zip(pair, read)) and \
+                geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap:
+            chosen.append((n >= twice, -gain, k, j, pair))
+    used: set[int] = set()
+    for _, _, k, j, pair in sorted(chosen, key=lambda c: c[:2]):
+        if k in used or j in used:
+            continue
+        used.update((k, j))
+        faces[k] = pair[0]
+        faces.append(pair[1])
+        gone.add(j)
+    return [face for n, face in enumerate(faces) if n not in gone]
+
+
+def _log_odds(p: float) -> float:
+    """The log odds of ``p``, its ends held a millionth off 0 and 1 (the reader's scores reach 1.0 in float)."""
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return float(np.log(p / (1 - p)))
+
+
+def _unread_pair(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[np.ndarray, float, float, float]],
+                 read: list[FaceReading | None], profile: Profile) -> list[FaceReading]:
+    """``faces`` and two tiles side by side where the detector saw them as two tiles laid across them: two of its
+    ``frames`` side by side (``side_by_side``), neither read as a whole tile (``read``) nor lying on a whole face,
+    looked at through the square they make split the other way (``split_the_other_way``). The looks are kept if
+    both are whole tiles, settled (they may take one look more), read surely (``profile.doubt_below``), two
+    tiles read nowhere else, not on each other and on no whole face; faces read as no tile that lie on them
+    give way."""
+    whole = [f for f in faces if f.tile_score >= profile.tile_threshold]
+    unread = [geo.quad_of(*frame) for frame, face in zip(frames, read)
+              if (face is None or face.tile_score < profile.tile_threshold)
+              and not _under(frame[0], whole)]
+    turn = np.radians(profile.gap_turn_deg)
+    pairs = [(a, b) for i, a in enumerate(unread) for b in unread[i + 1:]
+             if side_by_side(a, b, profile.gap_slack, turn, profile.tile_aspect)]
+    if not pairs:
+        return faces
+    across = [q for a, b in pairs for q in split_the_other_way(a, b)]
+    looks = [_one_look_more(pyramid, face, profile)
+             for face in reader.read_outlines(pyramid, across, profile, floor=profile.tile_threshold)]
+    faces = list(faces)
+    for n in range(len(pairs)):
+        pair = looks[2 * n:2 * n + 2]
+        counts = [count_pips(face, profile) for face in pair]
+        held = {tuple(sorted(count_pips(f, profile).pips)) for f in faces if f.tile_score >= profile.tile_threshold}
+        new = [tuple(sorted(c.pips)) for c in counts]
+        if new[0] != new[1] and not held & set(new) and all(
+                face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
+                c.confidence >= profile.doubt_below and not _on_another(face, -1, faces, profile)
+                for face, c in zip(pair, counts)) and \
+                geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap:
+            faces = [f for f in faces if f.tile_score >= profile.tile_threshold or not any(
+                geo.overlap(f.corners, p.corners) > profile.same_face_overlap for p in pair)] + pair
+    return faces
+
+
+def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
+                 looked: list[FaceReading]) -> list[FaceReading]:
+    """``faces``, each whole face read as a double that may lie across two tiles of a line looked at again half
+    a tile each way along it. Two tiles laid end to end meet half to matching half, so an outline across their
+    junction reads as a double; the line's next tile then lies half a tile beyond its end: another whole face
+    in line with it, one and a half lengths from its centre (give or take ``profile.straddle_slack`` of a
+    length, off its axis by less than ``profile.gap_slack`` of a width), itself touching a face beyond it end
+    to end (a line of play, not a row of tiles laid out apart). So is any whole face, double or not (across a
+    wrong junction it reads as two unlike halves), that ends half a tile short of a double laid crosswise in a
+    line: the double's centre one and a quarter lengths from the face's (give or take half the slack), a face
+    in line two lengths from it beyond the double. A look is a tile the face lay across if it is a whole tile,
+    settled (it may take one look more), sure of its pips, not read as the face was, of a tile's shape there
+    (its fit to the plane's prediction at least ``profile.gap_fit``) and on no other whole face; the first
+    such replaces the face, a second is added. A straddle given way to may leave the next straddle along the
+    line with a tile beyond it (a line read half a tile off throughout), so the looks go on for up to
+    ``profile.straddle_rounds`` rounds while they find tiles; ``looked`` (the faces looked along already, and
+    the tiles found so) is kept across calls, so that a call after the gaps are filled looks along the new
+    faces only."""
+    for _ in range(profile.straddle_rounds):  # a straddle given way may leave the next one with a tile beyond it
+        whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
+
+        lines = Lines([faces[k].corners for k in whole])  # (rows and columns: the faces of ``whole``)
+        touching = lines.in_line(1.0, profile.straddle_slack, profile.gap_slack)
+        in_a_line = touching.sum(axis=1)[None, :] - touching.T > 0  # [k, j]: j touches a face but k end to end
+        beyond = lines.in_line(1.5, profile.straddle_slack, profile.gap_slack) & in_a_line
+        # a double laid crosswise in a line, half a tile beyond k, a face in line beyond it
+        across_beyond = lines.in_line(1.25, profile.straddle_slack / 2, profile.gap_slack) & lines.crosswise & \
+            lines.in_line(2.0, profile.straddle_slack, profile.gap_slack).any(axis=1)[:, None]
+        suspects = []
+        for n, k in enumerate(whole):
+            if any(faces[k] is face for face in looked) or \
+                    (profile.logo and faces[k].logo_score >= profile.logo_threshold):
+                continue
+            pips = count_pips(faces[k], profile).pips
+            if (pips[0] == pips[1] and beyond[n].any()) or across_beyond[n].any():
+                suspects.append(k)
+        looked.extend(faces[k] for k in suspects)
+        looks = [(k, moved) for k in suspects for moved in _moved(faces[k].corners, 0.5, 0.0)]
+        if not looks:
+            break
+        plane = Plane(_judged(faces, profile)[0])
+        found: dict[int, list[FaceReading]] = {}
+        new = reader.read_outlines(pyramid, [q for _, q in looks], profile, floor=profile.tile_threshold)
+        for (k, _), face in zip(looks, new):
+            face = _one_look_more(pyramid, face, profile)
+            count = count_pips(face, profile)
+            if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
+                    count.confidence < profile.doubt_below or \
+                    sorted(count.pips) == sorted(count_pips(faces[k], profile).pips) or \
+                    _plane_fit(face, plane, profile) < profile.gap_fit or _on_another(face, k, faces, profile):
+                continue
+            found.setdefault(k, []).append(face)
+        if not found:
+            break
+        faces = list(faces)
+        for k, tiles in found.items():
+            faces[k] = tiles[0]
+            faces.extend(tiles[1:])
+        looked.extend(face for tiles in found.values() for face in tiles)  # a tile found is no straddle
+    return faces
+
+
+def _held_off_centre(frames: list[tuple[np.ndarray, float, float, float]], read: list[FaceReading | None],
+                     faces: list[FaceReading], profile: Profile) -> dict[int, list[np.ndarray]]:
+    """The whole faces of ``faces`` holding a candidate's centre left unread (``frames``, ``read``; on the
+    face or within ``profile.straddle_sides`` of its width outside it) off their centre along their axis by at
+    least that share of their length, each with the centres of those that lie off it across it by at least that
+    share of its width too: the detector saw a tile there, perhaps one of two that the reader read one face
+    across (whose looks moved its outline off them)."""
+    held: dict[int, list[np.ndarray]] = {}
+    for frame, face in zip(frames, read):
+        if face is not None:
+            continue
+        point = np.asarray(frame[0], np.float64)
+        under = [k for k, f in enumerate(faces) if f.tile_score >= profile.tile_threshold and
+                 cv2.pointPolygonTest(f.corners.astype(np.float32), (float(point[0]), float(point[1])), True) >=
+                 -profile.straddle_sides * geo.frame_of(f.corners)[3]]
+        if len(under) != 1:
+            continue
+        centre, angle, length, width = geo.frame_of(faces[under[0]].corners)
+        along = np.array([np.cos(angle), np.sin(angle)])
+        if abs((point - centre) @ along) >= profile.straddle_sides * length:
+            aside = held.setdefault(under[0], [])
+            if abs((point - centre) @ [-along[1], along[0]]) >= profile.straddle_sides * width:
+                aside.append(point)
+    return held
+
+
+def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, list[np.ndarray]],
+                  profile: Profile) -> list[FaceReading]:
+    """``faces``, each face ``held`` (see ``_held_off_centre``) replaced by the two tiles it may lie across where
+    looks find both: tiles end to end, through the face moved half a tile each way along it; tiles side by
+    side, through the square it makes with the place beside it toward a candidate held off it across, split
+    the other way (a face read in that place gives way too). The two looks must be whole tiles, settled (they
+    may take one look more), sure of their pips and surer on the whole than the faces they replace, two tiles
+    of the set read surely nowhere else (nor the very tiles they replace, moved), of a tile's shape there
+    (their fit to the plane's prediction at least ``profile.gap_fit``), not on each other, and on no other
+    whole face but the ones they replace (a pair whose outlines lie on another takes no looks). A face across
+    two tiles reads as a tile of its own (their halves there) nearly as surely as they do; the looks beside a
+    true tile take in half of it and the ground or a neighbour beyond, or read across two tiles themselves."""
+    if not held:
+        return faces
+    pairs: list[tuple[int, list[np.ndarray], np.ndarray | None]] = []  # face, two outlines, the neighbour's
+    for k, aside in held.items():
+        corners = faces[k].corners
+        pairs.append((k, _moved(corners, 0.5, 0.0), None))
+        beside = _moved(corners, 0.0, 1.0)  # its neighbours' places, one each side
+        for side in {min((0, 1), key=lambda n: float(np.linalg.norm(geo.centre_of(beside[n]) - point)))
+                     for point in aside}:
+            pairs.append((k, split_the_other_way(corners, beside[side]), beside[side]))
+    plane = Plane(_judged(faces, profile)[0])
+    whole = [j for j, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
+    replacing = [[k] + [j for j in whole if neighbour is not None and j != k and
+                        geo.overlap(faces[j].corners, neighbour) > profile.same_face_overlap]
+                 for k, _, neighbour in pairs]
+    # a look through a place on another whole face stays on it (looks move little), so a pair with one there
+    # replaces nothing: it takes no looks
+    on = _faces_on([q for _, two, _ in pairs for q in two], [faces[j] for j in whole], profile.same_face_overlap)
+    free = [all(any(f is faces[j] for j in replaced) for f in on[2 * n] + on[2 * n + 1])
+            for n, replaced in enumerate(replacing)]
+    pairs, replacing = [p for p, ok in zip(pairs, free) if ok], [r for r, ok in zip(replacing, free) if ok]
+    looks = reader.read_outlines(pyramid, [q for _, two, _ in pairs for q in two], profile,
+                          floor=profile.tile_threshold) if pairs else []
+    looks = [_one_look_more(pyramid, face, profile) for face in looks]
+    confidence = {j: count_pips(faces[j], profile).confidence for j in whole}
+    best: dict[int, tuple[float, list[FaceReading], list[int]]] = {}
+    for n, ((k, _, _), replaced) in enumerate(zip(pairs, replacing)):
+        pair = looks[2 * n:2 * n + 2]
+        counts = [count_pips(face, profile) for face in pair]
+        elsewhere = {tuple(sorted(count_pips(faces[j], profile).pips)) for j in whole
+                     if j not in replaced and confidence[j] >= profile.doubt_below}  # the tiles read surely elsewhere
+        score = float(np.mean([c.confidence for c in counts]))
+        tiles = sorted(tuple(sorted(c.pips)) for c in counts)
+        if tiles[0] != tiles[1] and not elsewhere & set(tiles) and \
+                tiles != sorted(tuple(sorted(count_pips(faces[j], profile).pips)) for j in replaced) and \
+                score > np.mean([confidence[j] for j in replaced]) and \
+                geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap and \
+                all(face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
+                    c.confidence >= profile.doubt_below and _plane_fit(face, plane, profile) >= profile.gap_fit and
+                    not _on_another(face, -1, faces, profile, besides=replaced) for face, c in zip(pair, counts)):
+            if score > best.get(k, (-1.0,))[0]:
+                best[k] = (score, pair, replaced)
+    gone: set[int] = set()
+    new: list[FaceReading] = []
+    for _, pair, replaced in sorted(best.values(), key=lambda b: -b[0]):  # (two faces across the same tiles)
+        if not gone.intersection(replaced) and not any(geo.overlap(f.corners, g.corners) > profile.same_face_overlap
+                                                        for f in pair for g in new):
+            gone.update(replaced)
+            new.extend(pair)
+    return [face for j, face in enumerate(faces) if j not in gone] + new
+
+
+def _halved(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[FaceReading]:
+    """``faces``, each whole face that would be left out as too large for a tile where it lies (a patch across
+    two tiles, see ``_sized_like_tiles``) looked at as its two halves across its middle, and each whole face read
+    with a half of more pips than the set's tiles have (``profile.max_pips``) looked at so and as its two halves
+    along its middle: where both halves are whole tiles, settled, read at least ``profile.candidate_confidence``
+    surely, not on each other and on no other whole face, they take its place, the surer split where both ways
+    do (the reader read two tiles end to end as one, the logo tile and the tile against its end among them, or
+    two tiles side by side seen steeply, whose square is of a tile's shape there). And each whole face whose
+    halves read two or three pips in a line across it (``_a_half_read_whole``) is looked at as the tile twice its
+    size each of the four ways (``_doubled``): a look so that lies over it, judged as a half is, takes its place."""
+    height, width = pyramid.levels[0].shape[:2]
+    choosable, shaped, _ = _choosable(faces, profile)
+    kept, _ = _one_per_face(choosable, width, height, profile, shaped)
+    _, too_large = _sized_like_tiles(kept, max(width, height), profile)
+    impossible = [f for f in faces if f.tile_score >= profile.tile_threshold and not any(f is g for g in too_large)
+                  and max(count_pips(f, profile).pips) > profile.max_pips]
+    halves = [f for f in faces if f.tile_score >= profile.tile_threshold and _a_half_read_whole(f, profile)]
+    splits = [(f, [_halves(f.corners)]) for f in too_large] + \
+        [(f, [_halves(f.corners), _halves(f.corners, along=True)]) for f in impossible] + \
+        [(f, [[q] for q in _doubled(f.corners)]) for f in halves]
+    if not splits:
+        return faces
+    outlines = [q for _, ways in splits for way in ways for q in way]
+    looks = iter([_one_look_more(pyramid, f, profile)
+                  for f in reader.read_outlines(pyramid, outlines, profile, floor=profile.tile_threshold)])
+    for face, ways in splits:
+        others = [f for f in faces if f is not face]
+        best, surest = None, -1.0
+        for way in ([next(looks) for _ in way] for way in ways):
+            sure = min(count_pips(f, profile).confidence for f in way)
+            if any(f.tile_score < profile.tile_threshold or f.moved > profile.settled_px for f in way) or \
+                    sure < profile.candidate_confidence or sure <= surest or \
+                    (len(way) == 2 and geo.overlap(way[0].corners, way[1].corners) > profile.same_face_overlap) or \
+                    (len(way) == 1 and geo.inside(face.corners, way[0].corners) <= 1 - profile.same_face_overlap) or \
+                    any(_on_another(f, -1, others, profile) for f in way):
+                continue
+            best, surest = way, sure
+        if best is not None:
+            faces = others + best
+    return faces
+
+
+def _a_half_read_whole(face: FaceReading, profile: Profile) -> bool:
+    """Whether each half of ``face`` counts two or three pips in a line across the face (within
+    ``profile.pip_line_along`` of each other along it): no face of the set, but a four's or a six's half of a tile
+    read as a whole face, two pips or three each side of the middle it takes for a divider."""
+    lines = []
+    for half in face.peaks:
+        along = [p.from_middle for p in half if p.heat >= profile.pip_threshold]
+        lines.append(len(along) in (2, 3) and max(along) - min(along) < profile.pip_line_along)
+    return all(lines)
+
+
+def _doubled(corners: np.ndarray) -> list[np.ndarray]:
+    """The outlines twice the face ``corners``' size of which it is a half: beyond either end, and beyond either
+    long side (a square half read as a whole face may be taken either way round); each clockwise with [0]-[1]
+    an end of the face's width."""
+    q = np.asarray(corners, np.float64)
+    along0, along1 = q[3] - q[0], q[2] - q[1]  # [0]-[1] is an end
+    across0, across1 = q[1] - q[0], q[2] - q[3]
+    return [np.array([q[0], q[1], q[2] + along1, q[3] + along0]),
+            np.array([q[0] - along0, q[1] - along1, q[2], q[3]]),
+            np.array([q[1], q[2], q[3] - across1, q[0] - across0]),
+            np.array([q[1] + across0, q[2] + across1, q[3], q[0]])]

@@ -41,10 +41,10 @@ from scan_benchmark import BIG_PIXELS, bare_decode, fresh_photos  # noqa: E402
 
 # find_faces's stages, in the order it runs them (the decodings, the draft and any finer one, are timed as "decoding"),
 # each with the module read_tiles or find_faces calls it through
-STAGES = ((detect, "find_candidates"), (read, "read_faces")) + tuple((looks, name) for name in (
-    "_reshaped", "_resplit", "_unstraddled", "_split_in_two", "_orphans", "_filled", "_halved", "_logo_sought",
-    "_last_of_set")) + ((read, "read_both_ways"), (looks, "_cut_at_border"), (looks, "face_colour"),
-                        (vision, "assemble"))
+STAGES = ((detect, "find_candidates"), (read, "read_faces"), (looks, "_reshaped"), (looks, "_resplit"),
+          (looks, "_unstraddled"), (looks, "_split_in_two"), (looks, "_orphans"), (looks, "_filled"),
+          (looks, "_halved"), (looks, "_logo_sought"), (looks, "_last_of_set"), (read, "read_both_ways"),
+          (looks, "_cut_at_border"), (looks, "face_colour"), (vision, "assemble"))
 
 
 class Stages:

@@ -10,7 +10,7 @@ set's rules (calibration runs the first once and tries thresholds on the second)
   play, gaps and ends.
 - ``looks``: ``find_faces``, the looks that run the three above until every face reads as a tile (or
   surely as none): ``Faces``, before any threshold but the detector's. A module for each kind of look.
-- ``assemble``: ``assemble``, the thresholds and the set's rules over ``Faces``: a ``Reading``, with
+- ``assembly``: ``assemble``, the thresholds and the set's rules over ``Faces``: a ``Reading``, with
   warnings.
 - ``junctions``: which tiles of a reading touch, for ``companion verify``.
 - ``geometry`` (frames, crops, outlines), ``profile`` (every threshold), ``nets`` (the networks' runtime).
@@ -35,7 +35,7 @@ from typing import Callable  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from companion.vision.assemble import NO_TILE_WARNING, Reading, TileReading, assemble, hard_to_read  # noqa: E402
+from companion.vision.assembly import NO_TILE_WARNING, Reading, TileReading, assemble, hard_to_read  # noqa: E402
 from companion.vision.looks import Faces, VisionInputError, find_faces  # noqa: E402
 from companion.vision.profile import Profile  # noqa: E402
 from companion.vision.read import count_pips  # noqa: E402

@@ -50,7 +50,7 @@ class Profile:
     # tile close to the camera is too large for it at ``detect_side``. Of the logo tiles read in the tuning
     # photos, 99.5% score 0.985 or more; score cards taken for the logo score 0.77 to 0.97. A face read as the
     # logo less surely stands only where it has a tile's shape, or nothing can judge it (``gap_fit``; see
-    # ``assemble._logo_vouched``)
+    # ``assembly._logo_vouched``)
     logo_look_side: int = 512
     logo_sure: float = 0.985
 

@@ -167,7 +167,7 @@ def test_a_face_read_almost_without_confidence_and_of_no_tiles_shape_is_left_out
 def test_a_bare_face_is_judged_misshapen_only_by_three_faces_read_surely_or_more():
     # two faces read surely tell no horizon: they predict a far tile as large as themselves, so a one-pip face
     # read with doubt far off is not dropped for its shape; three or more predict its size
-    from companion.vision.assemble import _bare_misshapen
+    from companion.vision.assembly import _bare_misshapen
     from companion.vision.plane import Plane
 
     small = FaceReading(geo.quad_of((500, 80), 0.0, 80, 40), 0.99, (peaks(1, 0.95), peaks(0)), 0.0, 0.5)
@@ -177,7 +177,7 @@ def test_a_bare_face_is_judged_misshapen_only_by_three_faces_read_surely_or_more
 
 
 def test_a_face_read_with_doubt_as_a_tile_read_more_surely_elsewhere_is_left_out_unless_surely_a_tile():
-    from companion.vision.assemble import TileReading, _without_lesser_twins
+    from companion.vision.assembly import TileReading, _without_lesser_twins
 
     quad = geo.quad_of((300, 300), 0.0, 160, 80)
     sure, specks, other = TileReading((0, 2), quad, 0.9), TileReading((2, 0), quad + 400, 0.4), \

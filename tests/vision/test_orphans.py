@@ -11,7 +11,7 @@ import pytest
 
 from companion.vision import Profile, count_pips
 from companion.vision import geometry as geo
-from companion.vision.assemble import _judged
+from companion.vision.assembly import _judged
 from companion.vision.looks import missing
 from companion.vision.plane import Plane, next_in_line
 from companion.vision.read import FaceReading

@@ -9,7 +9,7 @@ import pytest
 
 from calibration import load_profile
 from companion.vision import NO_TILE_WARNING, Faces, Reading, TileReading, VisionInputError, assemble, read_tiles
-from companion.vision.assemble import _check_set, _settled_by_set
+from companion.vision.assembly import _check_set, _settled_by_set
 from companion.vision import geometry as geo
 from companion.vision.profile import Profile
 from drawing import draw_tile, read_face, table

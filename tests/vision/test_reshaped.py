@@ -12,7 +12,7 @@ import pytest
 import companion.vision.looks as looks
 from companion.vision import Profile, count_pips
 from companion.vision import geometry as geo
-from companion.vision.assemble import _judged, _plane_fit
+from companion.vision.assembly import _judged, _plane_fit
 from companion.vision.looks import common, missing, reshape, splits
 from companion.vision.plane import Plane
 from companion.vision.read import FaceReading, Peak

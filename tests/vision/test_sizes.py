@@ -182,7 +182,7 @@ def test_the_logo_tile_read_as_surely_as_no_card_is_never_too_large():
 
 
 def test_each_faces_plane_is_fitted_as_least_squares_would_even_with_the_faces_in_one_line():
-    from companion.vision.assemble import _least_squares_each
+    from companion.vision.assembly import _least_squares_each
     rng = np.random.default_rng(3)
     spread_out = np.column_stack([rng.uniform(0, 4000, 10), rng.uniform(0, 3000, 10), np.ones(10)])
     in_a_line = np.column_stack([np.arange(10) * 300.0, np.arange(10) * 150.0 + 40, np.ones(10)])  # rank 2

@@ -31,7 +31,7 @@ networks' stages through their modules (``reader.read_outlines``, ``detect.find_
 stands in for each in one place.
 
 ``Faces`` holds the faces with the reader's scores; which of them are tiles ``assemble`` decides. Where to
-look again, and which look takes a face's place, the looks decide with ``assemble``'s judges (which faces are
+look again, and which look takes a face's place, the looks decide with ``assembly``'s judges (which faces are
 read surely, how far a face lies from the plane's outline, which are cut off by the border).
 
 Raises ``VisionInputError`` (``ValueError``) for an array that is not an image.

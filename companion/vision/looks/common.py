@@ -14,7 +14,7 @@ import numpy as np
 
 from companion.vision import geometry as geo
 from companion.vision import read as reader
-from companion.vision.assemble import _plane_fit
+from companion.vision.assembly import _plane_fit
 from companion.vision.detect import Candidate
 from companion.vision.plane import Plane
 from companion.vision.profile import Profile

@@ -13,7 +13,7 @@ import numpy as np
 from companion.vision import detect
 from companion.vision import geometry as geo
 from companion.vision import read as reader
-from companion.vision.assemble import (
+from companion.vision.assembly import (
     _cut_off, _fit_by_others, _judged, _logo_vouched, _marks, _plane_fit, _predicted_by_others)
 from companion.vision.looks.common import (
     _along_the_nearest, _frames, _moved, _on_another, _one_look_more, _read_surely, _taken, _under)

@@ -10,7 +10,7 @@ import numpy as np
 
 from companion.vision import geometry as geo
 from companion.vision import read as reader
-from companion.vision.assemble import _cut_off, _judged
+from companion.vision.assembly import _cut_off, _judged
 from companion.vision.looks.common import (
     _along_the_nearest, _faces_on, _fit_to, _halves, _moved, _one_look_more, _read_surely, _taken, _under)
 from companion.vision.plane import Plane, ends, gaps, next_in_line

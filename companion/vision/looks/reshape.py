@@ -8,7 +8,7 @@ import numpy as np
 
 from companion.vision import geometry as geo
 from companion.vision import read as reader
-from companion.vision.assemble import _judged, _plane_fit
+from companion.vision.assembly import _judged, _plane_fit
 from companion.vision.looks.common import _along_the_nearest, _faces_on, _fit_to, _moved, _on_another, _one_look_more
 from companion.vision.plane import Plane
 from companion.vision.profile import Profile

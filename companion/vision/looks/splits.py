@@ -14,7 +14,7 @@ import numpy as np
 
 from companion.vision import geometry as geo
 from companion.vision import read as reader
-from companion.vision.assemble import _choosable, _judged, _one_per_face, _plane_fit, _sized_like_tiles
+from companion.vision.assembly import _choosable, _judged, _one_per_face, _plane_fit, _sized_like_tiles
 from companion.vision.looks.common import _faces_on, _halves, _moved, _on_another, _one_look_more, _under
 from companion.vision.plane import Lines, Plane, side_by_side, split_the_other_way
 from companion.vision.profile import Profile

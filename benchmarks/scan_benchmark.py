@@ -3,6 +3,7 @@
     nice .venv/bin/python benchmarks/scan_benchmark.py [--fresh 300] [--seed-start 50000] [--no-samples]
                                                        [--no-real] [--kind KIND ...] [--by-tag] [--worst 10]
                                                        [--out DIR] [--fresh-dir DIR] [--folder DIR ...]
+                                                       [--save FILE] [--against FILE]
 
 For each dataset it prints tile recall, tile precision, value accuracy (both halves right, in either
 order), hand-exact rate (every tile of the photo found and read right, nothing extra), ends-right (the
@@ -35,6 +36,11 @@ kind among the fresh 300 cannot.
 
 ``--detector FILE`` and ``--reader FILE`` read every photo with other networks (say, ones just trained by
 ``calibration.training.train --out DIR``) in place of the shipped ones.
+
+``--save FILE`` writes every photo's scan (tiles, corners, confidences, warnings) and whether it was read
+exactly; ``--against FILE`` reads the same photos again and names what a change of code did to them against such a
+saved run: the photos put right, those put wrong, those read otherwise, and how many scans differ at all (a change
+meant only to be faster should leave every scan as it was). Photos are keyed by dataset and file name.
 """
 
 from __future__ import annotations
@@ -434,6 +440,40 @@ def by_tiles(ratios: list[tuple[dict, float]]) -> str:
     return ", ".join(f"{name}: {np.median(rs):.2f} ({len(rs)} photos)" for name, rs in groups.items() if rs)
 
 
+def saved_scans(keyed: list[tuple[str, PhotoResult]]) -> dict:
+    """Each photo's scan as read and whether it was read exactly, by its key: what ``--save`` writes (as JSON
+    gives it back, so that a run compares equal to its own file)."""
+    return json.loads(json.dumps({key: {"scan": getattr(r, "scan", None), "exact": r.exact, "problems": r.problems}
+                                  for key, r in keyed}))
+
+
+def against_lines(before: dict, now: dict, most: int = 20) -> list[str]:
+    """What changed from the saved run ``before`` to ``now`` (both as ``saved_scans`` gives them): the photos
+    put right, those put wrong (with what is wrong now), and at most ``most`` of those read otherwise as exactly
+    as before."""
+    both = [key for key in now if key in before]
+
+    def tiles(entry: dict) -> list:
+        return sorted(tuple(sorted(t["pips"])) for t in (entry["scan"] or {}).get("tiles", []))
+
+    changed = [key for key in both if before[key]["scan"] != now[key]["scan"]]
+    read = [key for key in changed if tiles(before[key]) != tiles(now[key])]
+    warned = [key for key in changed if (before[key]["scan"] or {}).get("warnings") != (now[key]["scan"] or {}).get(
+        "warnings")]
+    right = [key for key in both if now[key]["exact"] and not before[key]["exact"]]
+    wrong = [key for key in both if before[key]["exact"] and not now[key]["exact"]]
+    otherwise = [key for key in read if key not in right and key not in wrong]
+    lines = [f"against the saved run: {len(both)} photos in both ({len(now) - len(both)} not in it), {len(changed)} "
+             f"scans differ ({len(read)} in the tiles read, {len(warned)} in the warnings); exact "
+             f"{sum(before[key]['exact'] for key in both)} before, {sum(now[key]['exact'] for key in both)} now"]
+    lines += [f"  put right: {key}" for key in right]
+    lines += [f"  put wrong: {key}: " + "; ".join(now[key]["problems"][:3]) for key in wrong]
+    lines += [f"  read otherwise (exact or not as before): {key}" for key in otherwise[:most]]
+    if len(otherwise) > most:
+        lines.append(f"  ... and {len(otherwise) - most} more read otherwise")
+    return lines
+
+
 class _Rows(list):
     """Table rows, each printed the moment it is known (a long run never loses what it measured)."""
 
@@ -486,6 +526,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1, help="OpenCV threads (default 1: the speed target is on one core)")
     ap.add_argument("--detector", type=Path, default=None, help="read with this detector .onnx (a trained one)")
     ap.add_argument("--reader", type=Path, default=None, help="read with this reader .onnx (a trained one)")
+    ap.add_argument("--save", type=Path, default=None, help="write every photo's scan into this JSON file")
+    ap.add_argument("--against", type=Path, default=None,
+                    help="name the photos read otherwise than in this file written by --save")
     args = ap.parse_args(argv)
     networks = {kind: str(path.resolve()) for kind, path in (("detector", args.detector), ("reader", args.reader))
                 if path is not None}
@@ -496,17 +539,23 @@ def main(argv: list[str] | None = None) -> int:
         problem = folder_problem(folder)
         if problem:
             ap.error(problem)
+    try:
+        before = json.loads(args.against.read_text()) if args.against else None
+    except (OSError, ValueError) as exc:
+        ap.error(f"cannot read the saved run {args.against}: {exc}")
     cv2.setNumThreads(args.threads)
     profile = with_networks(load_profile(args.profile), networks)
     read_tiles(np.zeros((64, 64, 3), np.uint8), profile)  # load the networks before anything is timed
     rows = _Rows()
     everything: list[PhotoResult] = []
+    keyed: list[tuple[str, PhotoResult]] = []  # (dataset/file, result), for --save and --against
     print(HEADER, flush=True)
     t0 = time.perf_counter()
     if not args.no_samples and args.samples.is_dir():
         res = bench_folder(args.samples, profile)
         rows.append(summarize("sample_images", res))
         everything += res
+        keyed += [(f"samples/{r.name}", r) for r in res]
     if args.fresh > 0:
         by_kind = bench_fresh(args.fresh, args.seed_start, profile, args.exif, tuple(args.kind or ROTATION),
                               args.fresh_dir)
@@ -519,6 +568,7 @@ def main(argv: list[str] | None = None) -> int:
             for tag in tags:
                 rows.append(summarize(f"  tagged {tag}", [r for r in fresh if tag in r.label["tags"]]))  # type: ignore[attr-defined]
         everything += fresh
+        keyed += [(f"fresh/{r.name}", r) for r in fresh]
     if args.folder:
         stored = []
         for folder in args.folder:
@@ -526,6 +576,7 @@ def main(argv: list[str] | None = None) -> int:
             if len(args.folder) > 1:
                 rows.append(summarize(f"folder {folder.name}", results))
             stored += results
+            keyed += [(f"{folder.name}/{r.name}", r) for r in results]
         rows.append(summarize(f"{len(args.folder)} folder{'s' if len(args.folder) > 1 else ''}", stored))
         kinds = [r.label.get("kind", "?") for r in stored]  # type: ignore[attr-defined]
         for kind in sorted(set(kinds)):
@@ -536,6 +587,7 @@ def main(argv: list[str] | None = None) -> int:
             for folder, rs in sorted(bench_real(args.real, networks).items()):
                 rows.append(summarize(f"real {folder} ({REAL_PROFILES.get(folder)})", rs))
                 everything += rs
+                keyed += [(f"real/{r.name}", r) for r in rs]
         else:
             rows.append(f"real photos: none at {args.real}")
     if args.fresh > 0:
@@ -556,6 +608,11 @@ def main(argv: list[str] | None = None) -> int:
               + by_tiles([(r.label, scan / decode) for r, (scan, decode, _) in zip(big, again)]))
     print(environment())
     print(f"(total {time.perf_counter() - t0:.0f} s)")
+    now = saved_scans(keyed)
+    if args.save:
+        args.save.write_text(json.dumps(now))
+    if before is not None:
+        print("\n" + "\n".join(against_lines(before, now)))
     worst = sorted((r for r in everything if r.badness > 0), key=lambda r: -r.badness)[: args.worst]
     if worst:
         print("\nworst photos:")

@@ -239,3 +239,38 @@ def test_a_photo_read_wrong_says_so_by_a_doubted_tile_or_a_warning_but_a_cut_til
     exact = result([_det([6, 4], SQUARE), _det([2, 1], OTHER)], [cut])
     line = bench.says_so_line([missed_silently, missed_warned, misread_doubted, exact_doubted, exact], 0.5)
     assert line.endswith("2 of 3 not exact, 1 of 2 exact")
+
+
+def _saved(pips: list, exact: bool, warnings: tuple = ()) -> dict:
+    return {"scan": {"tiles": [{"pips": p, "corners": SQUARE, "confidence": 0.9} for p in pips],
+                     "warnings": list(warnings)}, "exact": exact, "problems": [] if exact else ["read 6-4 as 6-5"]}
+
+
+def test_a_run_against_a_saved_one_names_the_photos_put_right_and_wrong(bench):
+    before = {"a": _saved([[6, 4]], False), "b": _saved([[1, 1]], True), "c": _saved([[2, 2]], False),
+              "d": _saved([[3, 3]], True), "gone": _saved([], True)}
+    now = {"a": _saved([[4, 6]], True), "b": _saved([[1, 2]], False), "c": _saved([[2, 3]], False),
+           "d": _saved([[3, 3]], True, ("tile 1 (3|3) is hard to read; check it",)), "new": _saved([], True)}
+    lines = bench.against_lines(before, now)
+    assert lines[0].startswith("against the saved run: 4 photos in both (1 not in it), 4 scans differ "
+                               "(2 in the tiles read, 1 in the warnings); exact 2 before, 2 now")
+    assert lines[1:] == ["  put right: a", "  put wrong: b: read 6-4 as 6-5",
+                         "  read otherwise (exact or not as before): c"]  # (a read with its ends turned: the same tile)
+    assert bench.against_lines(now, now)[1:] == [] and " 0 scans differ" in bench.against_lines(now, now)[0]
+
+
+def test_a_saved_run_read_again_differs_in_nothing(bench, tmp_path, capsys):
+    make = _load("make_photos")
+    assert make.main([str(tmp_path / "hand"), "--count", "2", "--seed-start", "7", "--size", "320x240",
+                      "--kind", "hand"]) == 0
+    run = ["--fresh", "0", "--no-samples", "--no-real", "--worst", "0", "--folder", str(tmp_path / "hand")]
+    assert bench.main(run + ["--save", str(tmp_path / "run.json")]) == 0
+    saved = json.loads((tmp_path / "run.json").read_text())
+    assert sorted(saved) == [f"hand/{p.name}" for p in sorted((tmp_path / "hand").glob("*.jpg"))]
+    capsys.readouterr()
+    assert bench.main(run + ["--against", str(tmp_path / "run.json")]) == 0
+    assert "against the saved run: 2 photos in both (0 not in it), 0 scans differ" in capsys.readouterr().out
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(SystemExit):
+        bench.main(run + ["--against", str(tmp_path / "bad.json")])
+    assert "cannot read the saved run" in capsys.readouterr().err

@@ -193,6 +193,30 @@ def test_a_tile_read_as_two_halves_is_read_whole_once(monkeypatch):
     assert len(faces) == len(TABLE) + 1 and np.allclose(faces[-1].corners, bent)
 
 
+def test_a_part_read_less_surely_than_the_whole_look_gives_way_though_it_fits_nearly_as_well(monkeypatch):
+    # a thick tile seen steeply (50171's 6-6): two thirds of it read as a face of their own, surely but less surely
+    # than the look through the whole tile, which fits the plane barely better than that part (the plane's outline
+    # is bent there): read less surely, the part is part of the tile all the same, and gives way to it
+    bent = geo.quad_of((460, 300), 0.0, 1.2 * LENGTH, WIDTH)
+    reader = _reader()
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda *args, **kwargs: [
+        replace(f, corners=bent) if np.allclose(f.corners, MISSED) else f for f in reader(*args, **kwargs)])
+    left = FaceReading(geo.quad_of((420, 300), 0.0, WIDTH, WIDTH), 0.95,
+                       (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(1)), 0.0, 1.0)  # read with doubt
+    part = FaceReading(geo.quad_of((465, 300), 0.0, 0.7 * LENGTH, WIDTH), 0.99,
+                       (peaks(4, heats=(0.97, 0.97, 0.97, 0.8)), peaks(4)), 0.0, 0.5)
+    look = _sure(bent, (4, 5))
+    assert Profile().doubt_below <= count_pips(part, Profile()).confidence < count_pips(look, Profile()).confidence
+    fit = common._fit_to(Plane(_judged(_faces()[:-1] + [left, part], Profile())[0]), Profile())
+    assert fit(look) - Profile().fit_margin < fit(part) < Profile().gap_fit  # of no tile's shape, but no worse
+    faces = reshape._reshaped(None, _faces()[:-1] + [left, part], Profile())
+    assert len(faces) == len(TABLE) + 1 and np.allclose(faces[-1].corners, bent) and _count(faces[-1]) == (4, 5)
+    # read as surely as the look, the part stands, and the look, lying on it, is refused
+    sure_part = replace(part, peaks=look.peaks)
+    faces = reshape._reshaped(None, _faces()[:-1] + [left, sure_part], Profile())
+    assert len(faces) == len(TABLE) + 2 and faces[-1] is sure_part
+
+
 SIDE_BY_SIDE = {(4, 5): _tile(460, 300), (6, 5): _tile(460, 380)}  # neither read by itself
 
 

@@ -42,7 +42,8 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     the outline lay across the emblem and the next tile), and may take one look more to settle, as may any look
     that is a whole tile. A new look read surely may lie on whole
     faces mostly within it that have no tile's shape (fit below ``profile.gap_fit``) and fit worse than it by
-    ``profile.fit_margin`` (the rest of its tile read apart: the other half, or the emblem): they give way to it.
+    ``profile.fit_margin``, or are read less surely than it (the rest of its tile read apart: the other half, or
+    the emblem; two thirds of a thick tile seen steeply, where the plane's outline is bent): they give way to it.
     A new look that still has no tile's shape is looked at once more (``_reshaped_again``). Where a look took a
     face's place, the outline of the surest of its moved or turned looks that is a whole tile, read surely
     (``profile.doubt_below``), settled, of a tile's shape (fit at least ``profile.gap_fit``) and on no face kept
@@ -142,12 +143,15 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
                 count_pips(face, profile).confidence >= profile.doubt_below and face_fit >= profile.gap_fit
             if face_fit <= held_fit + margin and not unsure:
                 continue
-            # a face of no tile's shape within a look read surely, and fitting far worse, is part of that tile read
-            # apart (its other half, or the logo's emblem alone): the look may lie on it, and takes its place too
-            within = [] if count_pips(face, profile).confidence < profile.doubt_below \
+            # a face of no tile's shape within a look read surely, fitting far worse or read less surely, is part of
+            # that tile read apart (its other half, or the logo's emblem alone): the look may lie on it, and takes its
+            # place too
+            surety = count_pips(face, profile).confidence
+            within = [] if surety < profile.doubt_below \
                 else [j for j, other in enumerate(faces) if j != k and other.tile_score >= profile.tile_threshold and
                       geo.inside(other.corners, face.corners) > 1 - profile.same_face_overlap and
-                      fit(other) < min(profile.gap_fit, face_fit - profile.fit_margin)]
+                      fit(other) < profile.gap_fit and (fit(other) < face_fit - profile.fit_margin or
+                                                        count_pips(other, profile).confidence < surety)]
             if not _on_another(face, k, faces, profile, besides=within):
                 best[k] = (face, face_fit)
                 parts[k] = within

@@ -543,6 +543,8 @@ def main(argv: list[str] | None = None) -> int:
         before = json.loads(args.against.read_text()) if args.against else None
     except (OSError, ValueError) as exc:
         ap.error(f"cannot read the saved run {args.against}: {exc}")
+    if args.save and not args.save.resolve().parent.is_dir():  # (known before the run, not after it)
+        ap.error(f"no folder for the saved run {args.save}")
     cv2.setNumThreads(args.threads)
     profile = with_networks(load_profile(args.profile), networks)
     read_tiles(np.zeros((64, 64, 3), np.uint8), profile)  # load the networks before anything is timed

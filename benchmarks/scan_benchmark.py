@@ -543,6 +543,9 @@ def main(argv: list[str] | None = None) -> int:
         before = json.loads(args.against.read_text()) if args.against else None
     except (OSError, ValueError) as exc:
         ap.error(f"cannot read the saved run {args.against}: {exc}")
+    if before is not None and not (isinstance(before, dict) and all(
+            isinstance(v, dict) and {"scan", "exact", "problems"} <= v.keys() for v in before.values())):
+        ap.error(f"{args.against} is not a run written by --save")
     if args.save and not args.save.resolve().parent.is_dir():  # (known before the run, not after it)
         ap.error(f"no folder for the saved run {args.save}")
     cv2.setNumThreads(args.threads)

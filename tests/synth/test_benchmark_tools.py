@@ -274,6 +274,10 @@ def test_a_saved_run_read_again_differs_in_nothing(bench, tmp_path, capsys):
     with pytest.raises(SystemExit):
         bench.main(run + ["--against", str(tmp_path / "bad.json")])
     assert "cannot read the saved run" in capsys.readouterr().err
+    (tmp_path / "other.json").write_text(json.dumps({"hand/a.jpg": [[1, 2]]}))  # JSON, but not a saved run
+    with pytest.raises(SystemExit):
+        bench.main(run + ["--against", str(tmp_path / "other.json")])
+    assert "is not a run written by --save" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         bench.main(run + ["--save", str(tmp_path / "none" / "run.json")])
     assert "no folder for the saved run" in capsys.readouterr().err

@@ -30,9 +30,12 @@ Real photos come from ``../shared/real-photos/`` beside the repository (``--real
 ``jmherzog/`` is read with ``--profile ivory`` and ``pipcounter/`` with ``twelve-color``.
 
 ``--folder DIR`` (repeatable) reads the labelled photos stored in a folder as they are (a ``--fresh-dir``, or
-``make_photos.py``'s), folder by folder, then all together and kind by kind: a held-out set measured without
-rendering it again, and enough photos of a kind (hundreds) to tell a point or two apart, which the 38 or so of a
-kind among the fresh 300 cannot.
+``make_photos.py``'s), folder by folder, then all together, kind by kind and by the camera's tilt from straight
+down (0-19, 20-39, 40 degrees or more; ``--by-tag`` gives the fresh photos so too): a held-out set measured
+without rendering it again, and enough photos of a kind (hundreds) to tell a point or two apart, which the 38 or
+so of a kind among the fresh 300 cannot. For the fresh photos and the stored ones alike, three lines tell whether
+a scan says so where it may be wrong: the misread tiles read with doubt, the photos read wrong that mark a tile or
+warn, and the tiles cut by the border named in a warning.
 
 ``--detector FILE`` and ``--reader FILE`` read every photo with other networks (say, ones just trained by
 ``calibration.training.train --out DIR``) in place of the shipped ones.
@@ -204,7 +207,7 @@ def run_one(data: bytes | Path, label: dict, name: str, profile) -> PhotoResult:
     return res
 
 
-def doubt_line(results: list[PhotoResult], doubt_below: float) -> str:
+def doubt_line(results: list[PhotoResult], doubt_below: float, dataset: str = "fresh") -> str:
     """Whether the confidence warns where it should: the tiles read wrong (and the extras) that were read
     with doubt, against those read right that were doubted for nothing."""
     wrong = right = wrong_doubted = right_doubted = extra = extra_doubted = 0
@@ -218,11 +221,11 @@ def doubt_line(results: list[PhotoResult], doubt_below: float) -> str:
             right, right_doubted = right + ok, right_doubted + (ok and doubted)
         extras = [d for di, d in enumerate(dets) if di not in matched]  # extras and parts of cut-off tiles
         extra, extra_doubted = extra + len(extras), extra_doubted + sum(d["confidence"] < doubt_below for d in extras)
-    return (f"doubt (confidence below {doubt_below}), fresh: {wrong_doubted} of {wrong} misread tiles, "
+    return (f"doubt (confidence below {doubt_below}), {dataset}: {wrong_doubted} of {wrong} misread tiles, "
             f"{extra_doubted} of {extra} readings of no labelled whole tile, {right_doubted} of {right} right readings")
 
 
-def says_so_line(results: list[PhotoResult], doubt_below: float) -> str:
+def says_so_line(results: list[PhotoResult], doubt_below: float, dataset: str = "fresh") -> str:
     """Whether a photo read wrong says so: a tile marked for checking (confidence below ``doubt_below``) or a
     warning other than a cut tile's. A tile missed has no confidence of its own, so this is the figure that
     tells whether a user is warned of it; against it, the exact photos that say so for nothing."""
@@ -232,14 +235,14 @@ def says_so_line(results: list[PhotoResult], doubt_below: float) -> str:
             not CUT_WARNING.search(w) for w in scan.get("warnings", []))
     wrong = [r for r in results if not r.exact and r.error is None]
     exact = [r for r in results if r.exact]
-    return (f"photos that say so (a tile marked for checking, or a warning but a cut tile's), fresh: "
+    return (f"photos that say so (a tile marked for checking, or a warning but a cut tile's), {dataset}: "
             f"{sum(map(says_so, wrong))} of {len(wrong)} not exact, {sum(map(says_so, exact))} of {len(exact)} exact")
 
 
 CUT_WARNING = re.compile(r"cut off by .*?near x=(\d+), y=(\d+)")
 
 
-def cut_line(results: list[PhotoResult]) -> str:
+def cut_line(results: list[PhotoResult], dataset: str = "fresh") -> str:
     """Whether the tiles cut by the border are named in a warning: a labelled partial tile is named when a
     cut-off warning's place lies within one tile length of the middle of its part inside the photo; and the
     warnings near no cut tile."""
@@ -262,7 +265,7 @@ def cut_line(results: list[PhotoResult]) -> str:
         named += sum(any(np.linalg.norm(place - middle) < length for place in places) for middle, length in parts)
         warned += len(places)
         astray += sum(not any(np.linalg.norm(place - middle) < length for middle, length in parts) for place in places)
-    return (f"tiles cut by the border, fresh: {named} of {cut} named in a warning ({_pct(named, cut).strip()}); "
+    return (f"tiles cut by the border, {dataset}: {named} of {cut} named in a warning ({_pct(named, cut).strip()}); "
             f"{astray} of {warned} cut-off warnings near no cut tile")
 
 
@@ -282,6 +285,21 @@ def summarize(title: str, results: list[PhotoResult]) -> str:
     dec = np.nanmean([r.decode_ms for r in results]) if results else float("nan")
     return (f"{title:<28} {len(results):>6} {lab:>6} {_pct(found, lab):>8} {_pct(found, det):>9} "
             f"{_pct(right, found):>8} {_pct(exact, len(results)):>8} {_pct(ends_r, ends_c):>8} {ms:>8.0f} {dec:>8.0f}")
+
+
+TILTS = (0, 20, 40)  # where the spans of the camera's tilt from straight down begin, in degrees
+
+
+def by_tilt(results: list[PhotoResult]) -> list[str]:
+    """Rows of ``results`` by the camera's tilt from straight down (a synthetic label's ``tilt_deg``; photos
+    without one are left out): a tile seen steeply is foreshortened, and its sides show."""
+    rows = []
+    for low, high in zip(TILTS, TILTS[1:] + (np.inf,)):
+        within = [r for r in results if low <= r.label.get("tilt_deg", -1) < high]  # type: ignore[attr-defined]
+        if within:
+            span = f"{low} or more" if high == np.inf else f"{low}-{high - 1}"
+            rows.append(summarize(f"  tilted {span} degrees", within))
+    return rows
 
 
 HEADER = (f"{'dataset':<28} {'photos':>6} {'tiles':>6} {'recall':>8} {'precision':>9} {'values':>8} "
@@ -561,6 +579,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(summarize("sample_images", res))
         everything += res
         keyed += [(f"samples/{r.name}", r) for r in res]
+    fresh: list[PhotoResult] = []
+    stored: list[PhotoResult] = []
     if args.fresh > 0:
         by_kind = bench_fresh(args.fresh, args.seed_start, profile, args.exif, tuple(args.kind or ROTATION),
                               args.fresh_dir)
@@ -572,10 +592,11 @@ def main(argv: list[str] | None = None) -> int:
             tags = sorted({t for r in fresh for t in r.label["tags"]} - set(by_kind))  # type: ignore[attr-defined]
             for tag in tags:
                 rows.append(summarize(f"  tagged {tag}", [r for r in fresh if tag in r.label["tags"]]))  # type: ignore[attr-defined]
+            for row in by_tilt(fresh):
+                rows.append(row)
         everything += fresh
         keyed += [(f"fresh/{r.name}", r) for r in fresh]
     if args.folder:
-        stored = []
         for folder in args.folder:
             results = bench_folder(folder, profile)
             if len(args.folder) > 1:
@@ -586,6 +607,8 @@ def main(argv: list[str] | None = None) -> int:
         kinds = [r.label.get("kind", "?") for r in stored]  # type: ignore[attr-defined]
         for kind in sorted(set(kinds)):
             rows.append(summarize(f"  of which {kind}", [r for r, k in zip(stored, kinds) if k == kind]))
+        for row in by_tilt(stored):
+            rows.append(row)
         everything += stored
     if not args.no_real:
         if (args.real / "labels.json").is_file():
@@ -595,10 +618,11 @@ def main(argv: list[str] | None = None) -> int:
                 keyed += [(f"real/{r.name}", r) for r in rs]
         else:
             rows.append(f"real photos: none at {args.real}")
-    if args.fresh > 0:
-        print("\n" + doubt_line(fresh, profile.doubt_below))
-        print(says_so_line(fresh, profile.doubt_below))
-        print(cut_line(fresh))
+    for dataset, results in (("fresh", fresh), ("stored", stored)):
+        if results:
+            print("\n" + doubt_line(results, profile.doubt_below, dataset))
+            print(says_so_line(results, profile.doubt_below, dataset))
+            print(cut_line(results, dataset))
     big = [r for r in everything if r.width * r.height >= BIG_PIXELS and r.error is None]
     if big:
         threads = f"{args.threads} thread{'s' if args.threads > 1 else ''}"

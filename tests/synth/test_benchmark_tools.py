@@ -112,6 +112,8 @@ def test_labelled_photos_stored_in_folders_are_measured_together_and_by_kind(ben
     rows = [line.split() for line in capsys.readouterr().out.splitlines()]
     assert [row[:3] for row in rows[1:4]] == [["folder", "hand", "1"], ["folder", "crowd", "1"], ["2", "folders", "2"]]
     assert [row[:4] for row in rows[4:6]] == [["of", "which", "crowd", "1"], ["of", "which", "hand", "1"]]
+    assert rows[6][0] == "tilted" and sum(int(row[-9]) for row in rows if row[:1] == ["tilted"]) == 2
+    assert any(row[:5] == ["photos", "that", "say", "so", "(a"] and "stored:" in row for row in rows)
     with pytest.raises(SystemExit):
         bench.main(["--fresh", "0", "--folder", str(tmp_path / "none")])
     assert "no labelled photos in" in capsys.readouterr().err
@@ -220,6 +222,23 @@ def test_the_figures_name_the_machine_and_libraries_they_were_measured_with(benc
     assert line.startswith("machine: ")
     for version in (np.__version__, cv2.__version__, onnxruntime.__version__):
         assert version in line
+
+
+def test_photos_are_measured_by_the_cameras_tilt_where_the_label_gives_it(bench):
+    def result(tilt, right):
+        label = {"tiles": [{"pips": [6, 4], "corners": SQUARE, "partial": False}]}
+        if tilt is not None:
+            label["tilt_deg"] = tilt
+        r = bench.compare(label, {"tiles": [_det([6, 4] if right else [6, 3], SQUARE)]}, "x")
+        r.label = label
+        return r
+
+    rows = [row.split() for row in bench.by_tilt([result(0, True), result(19.9, True), result(20, False),
+                                                  result(50, False), result(45, True), result(None, False)])]
+    # title words, then photos and hand-exact
+    assert [(row[1], row[-9], row[-4]) for row in rows] == [("0-19", "2", "100.00%"), ("20-39", "1", "0.00%"),
+                                                            ("40", "2", "50.00%")]
+    assert bench.by_tilt([result(None, True)]) == []  # real photos: no tilt, no rows
 
 
 def test_a_photo_read_wrong_says_so_by_a_doubted_tile_or_a_warning_but_a_cut_tiles(bench):

@@ -101,6 +101,18 @@ def test_make_photos_writes_images_with_labels(tmp_path):
         assert (tmp_path / label["file"]).is_file() and (label["width"], label["height"]) == (320, 240)
 
 
+def test_make_photos_takes_the_cameras_tilt_within_the_degrees_asked(tmp_path, capsys):
+    make = _load("make_photos")
+    args = ["--count", "3", "--seed-start", "5", "--size", "320x240", "--tilt", "40", "50"]
+    assert make.main([str(tmp_path / "a"), *args]) == 0 and make.main([str(tmp_path / "b"), *args]) == 0
+    tilts = [[json.loads(p.read_text())["tilt_deg"] for p in sorted((tmp_path / d).glob("*.json"))] for d in "ab"]
+    assert tilts[0] == tilts[1] and len(set(tilts[0])) == 3 and all(40 <= t <= 50 for t in tilts[0])
+    for bad in (["50", "40"], ["40", "61"], ["-1", "10"]):
+        with pytest.raises(SystemExit):
+            make.main([str(tmp_path / "c"), "--count", "1", "--tilt", *bad])
+        assert "give LOW and HIGH" in capsys.readouterr().err
+
+
 def test_labelled_photos_stored_in_folders_are_measured_together_and_by_kind(bench, tmp_path, capsys):
     make = _load("make_photos")
     for n, kind in enumerate(("hand", "crowd")):

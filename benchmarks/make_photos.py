@@ -101,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.tilt is not None and not 0 <= args.tilt[0] <= args.tilt[1] <= 60:
         ap.error(f"--tilt {args.tilt[0]:g} {args.tilt[1]:g}: give LOW and HIGH with 0 <= LOW <= HIGH <= 60 degrees")
+    if args.tilt is not None and args.sample:
+        ap.error("--tilt does not go with --sample: the committed sample's photos each have their own tilt")
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     if args.sample:

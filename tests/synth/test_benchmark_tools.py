@@ -111,6 +111,9 @@ def test_make_photos_takes_the_cameras_tilt_within_the_degrees_asked(tmp_path, c
         with pytest.raises(SystemExit):
             make.main([str(tmp_path / "c"), "--count", "1", "--tilt", *bad])
         assert "give LOW and HIGH" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        make.main([str(tmp_path / "c"), "--sample", "--tilt", "40", "50"])
+    assert "does not go with --sample" in capsys.readouterr().err and not (tmp_path / "c").exists()
 
 
 def test_labelled_photos_stored_in_folders_are_measured_together_and_by_kind(bench, tmp_path, capsys):
@@ -247,7 +250,7 @@ def test_photos_are_measured_by_the_cameras_tilt_where_the_label_gives_it(bench)
 
     rows = [row.split() for row in bench.by_tilt([result(0, True), result(19.9, True), result(20, False),
                                                   result(50, False), result(45, True), result(None, False)])]
-    # title words, then photos and hand-exact
+    # (each row's span, photos and hand exact)
     assert [(row[1], row[-9], row[-4]) for row in rows] == [("0-19", "2", "100.00%"), ("20-39", "1", "0.00%"),
                                                             ("40", "2", "50.00%")]
     assert bench.by_tilt([result(None, True)]) == []  # real photos: no tilt, no rows

@@ -11,7 +11,9 @@ it, so a long training can be stopped and resumed; ``--init CHECKPOINT`` starts 
 weights (a second round, after ``mine.py``), ``--init NETWORK.onnx`` from a shipped network's, narrowed to
 ``--widths`` and ``--neck`` where those are smaller (``narrow.py``). ``--teacher NETWORK.onnx`` adds to the loss
 how far the outputs lie from that network's (distillation). ``--export-only`` writes the ONNX file from the
-checkpoint. One photo in fifty (by seed) is never trained on; the losses on those are printed as it goes.
+checkpoint. ``--freeze-norms`` keeps the batch norms' statistics fixed (a short round from a shipped network
+on photos of one kind). One photo in fifty (by seed) is never trained on; the losses on those are printed as
+it goes.
 """
 
 from __future__ import annotations
@@ -243,6 +245,16 @@ def settle_norms(net: torch.nn.Module, images: list[torch.Tensor]) -> None:
             norm.running_var.copy_(var)
 
 
+def training_mode(net: torch.nn.Module, freeze_norms: bool) -> None:
+    """Train ``net``; with ``freeze_norms`` its batch norms keep normalising by the statistics they have, so
+    a short round on photos of one kind (steep views) does not move the scales of every layer to theirs."""
+    net.train()
+    if freeze_norms:
+        for norm in net.modules():
+            if isinstance(norm, nn.BatchNorm2d):
+                norm.eval()
+
+
 def export(net: torch.nn.Module, kind: str, out: Path) -> Path:
     net.eval()
     out.mkdir(parents=True, exist_ok=True)
@@ -292,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--teacher", type=Path, default=None,
                     help="a network's .onnx, of the same kind, to learn from too (distillation)")
     ap.add_argument("--teacher-share", type=float, default=1.0)
+    ap.add_argument("--freeze-norms", action="store_true",
+                    help="keep the batch norms' statistics as they are (a short round from a shipped network)")
     args = ap.parse_args(argv)
     stages = 5 if args.kind == "detector" else 4
     if args.widths and len(args.widths) != stages:
@@ -353,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
         lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / steps)) if step > 200 else args.lr * (step + 1) / 200
         for group in opt.param_groups:
             group["lr"] = lr
-        net.train()
+        training_mode(net, args.freeze_norms)
         loss, parts = loss_fn(net, next(loader))
         opt.zero_grad()
         loss.backward()

@@ -1,0 +1,26 @@
+"""The training step's mode (``calibration/training/train.py``); needs PyTorch, the training extra."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from calibration.training.nets import Reader  # noqa: E402
+from calibration.training.train import training_mode  # noqa: E402
+
+
+@pytest.mark.parametrize("freeze", [False, True])
+def test_frozen_norms_keep_their_statistics_and_still_learn(freeze):
+    torch.manual_seed(0)
+    net = Reader()
+    norms = [m for m in net.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    before = [n.running_mean.clone() for n in norms]
+    weights = [n.weight.clone() for n in norms]
+    training_mode(net, freeze)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    maps, tile = net(torch.rand(4, 3, 72, 128) * 3 + 1)  # far from the fresh norms' zero mean
+    (maps.mean() + tile.mean()).backward()
+    opt.step()
+    moved = any(not torch.equal(b, n.running_mean) for b, n in zip(before, norms))
+    assert moved is not freeze
+    assert net.training
+    assert any(not torch.equal(w, n.weight) for w, n in zip(weights, norms))  # their scales still learn

@@ -320,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     net = Detector(**shape) if detector else Reader(**shape)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     ckpt = args.data / f"{args.run or args.kind}.pt"
+    if args.freeze_norms and args.init is None and not ckpt.exists():
+        ap.error("--freeze-norms needs --init: a new network's norms have no statistics of real inputs to keep")
     step = 0
     wide = None  # a network of nets.py's widths to start from, this one's or narrowed to this one's
     if args.init is not None and args.init.suffix == ".onnx" and not ckpt.exists():

@@ -24,3 +24,11 @@ def test_frozen_norms_keep_their_statistics_and_still_learn(freeze):
     assert moved is not freeze
     assert net.training
     assert any(not torch.equal(w, n.weight) for w, n in zip(weights, norms))  # their scales still learn
+
+
+def test_frozen_norms_without_a_network_to_start_from_are_refused(tmp_path, capsys):
+    from calibration.training.train import main
+
+    with pytest.raises(SystemExit):
+        main(["reader", str(tmp_path), "--freeze-norms", "--steps", "1"])
+    assert "--freeze-norms needs --init" in capsys.readouterr().err

@@ -12,10 +12,11 @@ Conventions as in ``companion.vision``.
 
 The camera sees the table through a homography. Its part that makes far things small is undone first:
 the cube root of a face's area is exactly an affine function of its place in the photo (it is the place's
-distance from the horizon), so the plane fitted to the sure faces' cube roots gives the horizon, and
-mapping the photo so that the horizon goes to infinity (``Plane.level``) leaves a view of the table that is
-affine everywhere. There a face read surely gives that affine map up to a turn of the tile: its two sides
-are the images of the tile's length and width. A tile turned by any angle has sides that are the same map
+distance from the horizon), and a face's two pairs of opposite sides, parallel on the table, meet on the
+horizon; the line that fits both of what the sure faces tell gives the horizon, and mapping the photo so
+that the horizon goes to infinity (``Plane.level``) leaves a view of the table that is affine everywhere.
+There a face read surely gives that affine map up to a turn of the tile: its two sides are the images of
+the tile's length and width. A tile turned by any angle has sides that are the same map
 applied to the turned length and width; the face's own axis fixes the angle. The outline is predicted
 there and mapped back.
 """
@@ -30,9 +31,10 @@ import numpy as np
 from companion.vision import geometry as geo
 
 NEIGHBOURS = 3  # sure faces nearest a face, whose predictions are averaged
-# the horizon needs sure faces spread across the photo at least this much (the root mean square of
-# their distances from the line through them, in face sizes): faces in one row fix only the slope along it
-SPREAD = 0.2
+# what a face's vanishing points weigh in the horizon's fit against its size (a few pixels off in a corner turn
+# a side by a degree; sizes, where faces are spread, tell more): with them two faces, or one row, give a horizon
+VANISHING_WEIGHT = 0.1
+SCALE = 1000.0  # photo pixels per unit in the horizon's fit (its three terms then weigh alike)
 HORIZON_NEAR = 0.05  # no prediction this near the horizon (a twentieth of the sure faces' mean distance from it)
 # a face lies end on against a double's long side where its axis is across the double's (the cosine between them
 # below END_ON_COS) and its centre is off the double's middle by less than END_ON_OFF of the double's length
@@ -64,19 +66,9 @@ class Plane:
         self.sure = list(sure)
         self.centres = np.array([geo.centre_of(q) for q in self.sure]).reshape(-1, 2)
         self.level = np.eye(3)  # the photo to an affine view of the table (left as it is while no horizon is known)
-        if len(self.sure) >= 3:
-            # a face's area is its area on the table times (h . x)^3, h the horizon's line (x a place, with a 1
-            # appended): the cube root of the area is affine in the place, and the plane fitted to it gives h
-            sizes = np.cbrt([cv2.contourArea(np.asarray(q, np.float32)) for q in self.sure])
-            mean = self.centres.mean(axis=0)
-            _, spread, turn = np.linalg.svd(self.centres - mean, full_matrices=False)
-            if spread[-1] / np.sqrt(len(self.sure)) < SPREAD * np.median(sizes) ** 1.5:  # one row: the slope along
-                turn = turn[:1]  # it only
-            places = np.column_stack([(self.centres - mean) @ turn.T, np.ones(len(self.sure))])
-            (*slope, size), *_ = np.linalg.lstsq(places, sizes, rcond=None)
-            along = np.asarray(slope) @ turn
-            horizon = np.array([*along, size - along @ mean]) / size
-            if size > 0 and np.all(self.centres @ horizon[:2] + horizon[2] > HORIZON_NEAR):
+        if len(self.sure) >= 2:
+            horizon = _horizon(self.sure, self.centres)
+            if horizon[2] > 0 and np.all(self.centres @ horizon[:2] + horizon[2] > HORIZON_NEAR):
                 self.level = np.vstack([np.eye(3)[:2], horizon])
         self.unlevel = np.linalg.inv(self.level)
         self.sides = [_sides(geo.apply(self.level, q)) for q in self.sure]
@@ -119,6 +111,26 @@ class Plane:
         corners = [(hx - lx + wx, hy - ly + wy), (hx - lx - wx, hy - ly - wy), (hx + lx - wx, hy + ly - wy),
                    (hx + lx + wx, hy + ly + wy)]
         return geo.clockwise(np.array([_mapped(self.unlevel, cx, cy) for cx, cy in corners]))
+
+
+def _horizon(sure: list[np.ndarray], centres: np.ndarray) -> np.ndarray:
+    """The horizon's line h (h . (x, y, 1) is 0 on it) fitted to the faces ``sure``, scaled so that h . x is a
+    face's size against their mean. A face's area is its area on the table times (h . x)^3: the cube root of
+    its area is affine in its place. Its opposite sides, parallel on the table, meet on the horizon, where
+    h . v is 0 (v the point they meet at, at infinity where they are parallel in the photo too)."""
+    sizes = np.cbrt([cv2.contourArea(np.asarray(q, np.float32)) for q in sure])
+    rows = [np.column_stack([centres / SCALE, np.ones(len(sure))])]
+    targets = [sizes / sizes.mean()]
+    for quad in sure:
+        p = np.column_stack([np.asarray(quad, np.float64), np.ones(4)])
+        for (a, b), (c, d) in (((0, 3), (1, 2)), ((0, 1), (3, 2))):  # its long sides, its ends
+            meet = np.cross(np.cross(p[a], p[b]), np.cross(p[c], p[d])) * [1 / SCALE, 1 / SCALE, 1]
+            norm = np.linalg.norm(meet)
+            if norm > 0:
+                rows.append(VANISHING_WEIGHT * meet[None] / norm)
+                targets.append([0.0])
+    (a, b, c), *_ = np.linalg.lstsq(np.vstack(rows), np.concatenate(targets), rcond=None)
+    return np.array([a / SCALE, b / SCALE, c])
 
 
 def _mapped(homography: np.ndarray, x: float, y: float) -> tuple[float, float]:

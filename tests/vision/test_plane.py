@@ -78,6 +78,29 @@ def test_a_steep_view_is_predicted_far_beyond_the_sure_faces():
     assert Plane(line).outline(geo.quad_of((640, 1100), 0.0, 20, 10), 2.0) is not None
 
 
+def test_two_sure_faces_tell_the_horizon_by_where_their_sides_meet():
+    # two faces side by side near the camera: their sizes alone cannot tell how tiles shrink up the photo (a
+    # tile far off is half their length), the lines of their sides, parallel on the table, can
+    steep = _camera(50)
+    sure = [_seen(0, -50, 0, view=steep), _seen(0, -40, 0, view=steep)]
+    for x, y, turn in [(0, 40, 90), (-20, 30, 0), (30, 20, 45)]:
+        truth = _seen(x, y, turn, view=steep)
+        assert geo.iou(Plane(sure).outline(truth, 2.0), truth) > 0.9
+
+
+def test_corners_a_little_off_make_no_horizon_of_a_view_from_straight_above():
+    # a pixel off in each corner turns a side by half a degree: sides that meet far off, anywhere
+    rng = np.random.default_rng(7)
+    above = _camera(0)  # tiles 120 pixels long everywhere
+    for _ in range(20):
+        sure = [_seen(x, y, turn, view=above) + rng.normal(0, 1.0, (4, 2))
+                for x, y, turn in [(-30, -20, 0), (0, -20, 90), (20, 10, 30)]]
+        horizon = Plane(sure).level[2]
+        sizes = [horizon[:2] @ geo.centre_of(_seen(x, y, 0, view=above)) + horizon[2]
+                 for x, y in [(0, 0), (-40, 40), (40, 40), (-40, -40), (40, -40)]]
+        assert max(abs(size / sizes[0] - 1) for size in sizes) < 0.15
+
+
 def test_no_prediction_without_two_sure_faces():
     assert Plane(SURE[:1]).outline(_seen(15, 20, 60), 2.0) is None
 

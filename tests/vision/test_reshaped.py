@@ -146,6 +146,38 @@ def test_a_face_unsettled_or_read_almost_without_confidence_gives_way_to_a_look_
         assert now is face
 
 
+@pytest.mark.parametrize("tile_sure", [True, False])
+def test_a_look_of_a_tiles_shape_wins_over_a_sliver_read_more_surely(monkeypatch, tile_sure):
+    # a face unsettled half a tile beside the 4-5 not read (50020's 0-6): the look through the plane's outline
+    # there reads no tile, the look moved away from the tile reads a sliver as a whole tile (its 0-0 read 0.45
+    # sure), the look moved onto it the 4-5, with doubt (0.4): of a tile's shape, the 4-5 wins all the same
+    face = FaceReading(geo.quad_of((508, 300), 0.0, LENGTH, 0.85 * WIDTH), 0.99, (peaks(3, 0.7), peaks(5)), 0.0, 25.0)
+    tile = FaceReading(MISSED, 0.99, (peaks(4, heats=(0.97, 0.97, 0.97, 0.7 if tile_sure else 0.6)), peaks(5)), 0.0,
+                       0.5)
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        out = []
+        for q in quads:
+            centre = geo.centre_of(q)
+            if np.linalg.norm(centre - geo.centre_of(MISSED)) < 0.2 * LENGTH:
+                out.append(tile)
+            elif np.linalg.norm(centre - geo.centre_of(face.corners)) < 0.1 * LENGTH:
+                out.append(FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+            else:
+                sliver = geo.quad_of(centre, 0.0, 0.35 * LENGTH, 0.6 * WIDTH)
+                out.append(FaceReading(sliver, 0.99, ((Peak(0.28, 0.3, 0.0),), ()), 0.0, 0.5))
+        return out
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    sliver = read_outlines(None, [geo.quad_of((600, 300), 0.0, LENGTH, WIDTH)], Profile())[0]
+    assert count_pips(tile, Profile()).confidence < count_pips(sliver, Profile()).confidence < Profile().doubt_below
+    table = [_sure(q, p) for q, p in zip(TABLE, PIPS)]
+    now = reshape._reshaped(None, table + [face], Profile())[-1]
+    if tile_sure:  # (at least ``candidate_confidence``)
+        assert now is tile
+    else:  # read almost without confidence, it is no surer a tile than the sliver
+        assert now is not tile
+
 def test_an_outline_askew_across_two_tiles_is_looked_at_along_its_nearest_sure_neighbour(monkeypatch):
     # a long thin outline at 35 degrees across the 300 tile's end and the 460 tile: its own axis tells nothing,
     # and only a look along the row (the axis of the 300 tile beside it) finds the 4-5

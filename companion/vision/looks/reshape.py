@@ -28,7 +28,9 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     two tiles tells no axis; tiles lie along or across their neighbours); but none of these where the look
     through the outline itself took the face's place and was read surely (``profile.doubt_below``): those
     looks are taken after it, only where needed. A new look replaces the face if
-    it is a whole tile, surer of its pips, has settled (its corners moved at most ``profile.settled_px`` in
+    it is a whole tile, surer of its pips (or of a tile's shape, ``profile.gap_fit``, read at least
+    ``profile.candidate_confidence`` surely, where the face or the look that took its place has none: a sliver read
+    as a whole tile, surely, is no tile all the same), has settled (its corners moved at most ``profile.settled_px`` in
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
     (intersection over union; a moved or turned look by ``profile.fit_margin``) than the face, unless the face
     had not settled, or its pips were read almost without confidence (below ``profile.candidate_confidence``)
@@ -136,7 +138,9 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
                 confidence, face_fit = count_pips(face, profile).confidence, fit(face)
                 if margin and confidence >= profile.doubt_below and face_fit >= profile.gap_fit:
                     aside.setdefault(k, []).append(face)
-                if confidence <= count_pips(held, profile).confidence:
+                # (a look of a tile's shape wins over one of none however surely that was read: a sliver)
+                shaped = face_fit >= profile.gap_fit > held_fit and confidence >= profile.candidate_confidence
+                if confidence <= count_pips(held, profile).confidence and not shaped:
                     continue
             # (a face read almost without confidence may lie across two tiles, an outline of a tile's shape too)
             unsure = k not in logos and count_pips(held, profile).confidence < profile.candidate_confidence and \

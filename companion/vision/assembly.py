@@ -294,7 +294,7 @@ def _bare_misshapen(face: FaceReading, plane: Plane, profile: Profile) -> bool:
     """Whether ``face`` shows little that makes it a tile (at most one mark as strong as a pip, and not the set's
     logo) and has no tile's shape where it lies (its fit to ``plane``'s prediction below ``profile.gap_fit``): a
     square of a checked cloth or a plank with a speck on it. Only faces read with doubt are judged so, and only
-    by three faces read surely or more: two tell no horizon, and predict a far tile as large as they are."""
+    by three faces read surely or more: two tell the horizon only loosely."""
     marks = _marks(face, profile)
     if marks > 1 or (profile.logo and (not marks or face.logo_score >= profile.logo_threshold)) or len(plane.sure) < 3:
         return False

@@ -119,16 +119,14 @@ def _horizon(sure: list[np.ndarray], centres: np.ndarray) -> np.ndarray:
     its area is affine in its place. Its opposite sides, parallel on the table, meet on the horizon, where
     h . v is 0 (v the point they meet at, at infinity where they are parallel in the photo too)."""
     sizes = np.cbrt([cv2.contourArea(np.asarray(q, np.float32)) for q in sure])
-    rows = [np.column_stack([centres / SCALE, np.ones(len(sure))])]
-    targets = [sizes / sizes.mean()]
-    for quad in sure:
-        p = np.column_stack([np.asarray(quad, np.float64), np.ones(4)])
-        for (a, b), (c, d) in (((0, 3), (1, 2)), ((0, 1), (3, 2))):  # its long sides, its ends
-            meet = np.cross(np.cross(p[a], p[b]), np.cross(p[c], p[d])) * [1 / SCALE, 1 / SCALE, 1]
-            norm = np.linalg.norm(meet)
-            if norm > 0:
-                rows.append(VANISHING_WEIGHT * meet[None] / norm)
-                targets.append([0.0])
+    corners = np.concatenate([np.asarray(sure, np.float64), np.ones((len(sure), 4, 1))], axis=2)
+    meets = [np.cross(np.cross(corners[:, a], corners[:, b]), np.cross(corners[:, c], corners[:, d]))
+             for (a, b), (c, d) in (((0, 3), (1, 2)), ((0, 1), (3, 2)))]  # where its long sides meet, and its ends
+    meets = np.concatenate(meets) * [1 / SCALE, 1 / SCALE, 1]
+    norms = np.linalg.norm(meets, axis=1, keepdims=True)
+    meets = meets[norms[:, 0] > 0] / norms[norms[:, 0] > 0]
+    rows = [np.column_stack([centres / SCALE, np.ones(len(sure))]), VANISHING_WEIGHT * meets]
+    targets = [sizes / sizes.mean(), np.zeros(len(meets))]
     (a, b, c), *_ = np.linalg.lstsq(np.vstack(rows), np.concatenate(targets), rcond=None)
     return np.array([a / SCALE, b / SCALE, c])
 

@@ -123,8 +123,8 @@ def _horizon(sure: list[np.ndarray], centres: np.ndarray) -> np.ndarray:
     meets = [np.cross(np.cross(corners[:, a], corners[:, b]), np.cross(corners[:, c], corners[:, d]))
              for (a, b), (c, d) in (((0, 3), (1, 2)), ((0, 1), (3, 2)))]  # where its long sides meet, and its ends
     meets = np.concatenate(meets) * [1 / SCALE, 1 / SCALE, 1]
-    norms = np.linalg.norm(meets, axis=1, keepdims=True)
-    meets = meets[norms[:, 0] > 0] / norms[norms[:, 0] > 0]
+    norms = np.linalg.norm(meets, axis=1)
+    meets = meets[norms > 0] / norms[norms > 0, None]
     rows = [np.column_stack([centres / SCALE, np.ones(len(sure))]), VANISHING_WEIGHT * meets]
     targets = [sizes / sizes.mean(), np.zeros(len(meets))]
     (a, b, c), *_ = np.linalg.lstsq(np.vstack(rows), np.concatenate(targets), rcond=None)

@@ -149,7 +149,7 @@ def test_a_face_unsettled_or_read_almost_without_confidence_gives_way_to_a_look_
 @pytest.mark.parametrize("tile_sure", [True, False])
 def test_a_look_of_a_tiles_shape_wins_over_a_sliver_read_more_surely(monkeypatch, tile_sure):
     # a face unsettled half a tile beside the 4-5 not read (50020's 0-6): the look through the plane's outline
-    # there reads no tile, the look moved away from the tile reads a sliver as a whole tile (its 0-0 read 0.45
+    # there reads no tile, the look moved away from the tile reads a sliver as a whole tile (its 0-0 read 0.44
     # sure), the look moved onto it the 4-5, with doubt (0.4): of a tile's shape, the 4-5 wins all the same
     face = FaceReading(geo.quad_of((508, 300), 0.0, LENGTH, 0.85 * WIDTH), 0.99, (peaks(3, 0.7), peaks(5)), 0.0, 25.0)
     tile = FaceReading(MISSED, 0.99, (peaks(4, heats=(0.97, 0.97, 0.97, 0.7 if tile_sure else 0.6)), peaks(5)), 0.0,
@@ -177,6 +177,7 @@ def test_a_look_of_a_tiles_shape_wins_over_a_sliver_read_more_surely(monkeypatch
         assert now is tile
     else:  # read almost without confidence, it is no surer a tile than the sliver
         assert now is not tile
+
 
 def test_an_outline_askew_across_two_tiles_is_looked_at_along_its_nearest_sure_neighbour(monkeypatch):
     # a long thin outline at 35 degrees across the 300 tile's end and the 460 tile: its own axis tells nothing,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
@@ -388,6 +389,29 @@ def test_a_look_a_quarter_on_each_of_two_tiles_lies_on_them():
     assert common._on_another(between, -1, [a, c], Profile())
     assert not common._on_another(between, -1, [a], Profile())
 
+
+def _staggered() -> tuple[FaceReading, FaceReading, FaceReading]:
+    """Two tiles side by side, staggered by half a tile (a 3-4 and a 1-2 below it, half a tile on), and the face
+    across them that reads the 4 of one and the 1 of the other as a tile of its own, more surely than either."""
+    upper, lower = _sure(_tile(380, 300), (3, 4), 0.5), _sure(_tile(460, 380), (1, 2), 0.5)
+    across = geo.quad_of((420, 340), np.pi / 2, LENGTH, WIDTH)
+    first_in_upper = cv2.pointPolygonTest(upper.corners.astype(np.float32),
+                                          tuple(map(float, geo.centre_of(common._halves(across)[0]))), False) > 0
+    return upper, lower, _sure(across, (4, 1) if first_in_upper else (1, 4))
+
+
+def test_a_face_across_two_staggered_tiles_gives_way_to_the_two():
+    upper, lower, across = _staggered()
+    found = common._staggered([across], [across, upper, lower], lambda face: 1.0, Profile())
+    assert len(found) == 2 and found[0] is upper and found[1] is lower
+    # looks that read other pips than the face's halves are other tiles: the face stays
+    other = _sure(lower.corners, (5, 2), 0.5)
+    assert common._staggered([across], [across, upper, other], lambda face: 1.0, Profile()) == [across]
+    # and so it does where a look lies on another face found, or has no tile's shape there
+    beside = _sure(_tile(560, 380), (6, 6))
+    assert common._staggered([across, beside], [across, upper, lower], lambda face: 1.0, Profile())[0] is across
+    shaped = lambda face: 0.5 if face is lower else 1.0  # noqa: E731
+    assert common._staggered([across], [across, upper, lower], shaped, Profile()) == [across]
 
 def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_plane(monkeypatch):
     monkeypatch.setattr("companion.vision.read.read_outlines", _reader())

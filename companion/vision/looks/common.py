@@ -141,6 +141,36 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
                  else fit(found[under[0]]) + profile.fit_margin < face_fit) and \
                 count_pips(found[under[0]], profile).confidence < confidence:
             found[under[0]] = face
+    return _staggered(found, looks, fit, profile)
+
+
+def _staggered(found: list[FaceReading], looks: list[FaceReading], fit: Callable[[FaceReading], float],
+               profile: Profile) -> list[FaceReading]:
+    """``found`` (changed in place), each whole face that lies across two tiles staggered side by side (a half of
+    each, end to end) replaced by two ``looks`` that read those tiles: each a whole tile, settled, read surely, of a
+    tile's shape there (``profile.gap_fit``), on that face and on no other, apart from each other, one half of the
+    face within each and each reading that half's pips on one of its own halves. Such a face is read as surely as a
+    tile, and where the detector saw a tile it is taken first."""
+    good = [face for face in looks if face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px
+            and count_pips(face, profile).confidence >= profile.doubt_below and fit(face) >= profile.gap_fit]
+    for k in range(len(found)):
+        face = found[k]
+        if face.tile_score < profile.tile_threshold:
+            continue
+        on = [g for g in good if g is not face and geo.overlap(g.corners, face.corners) > profile.same_face_overlap
+              and not _on_another(g, k, found, profile)]
+        pips = count_pips(face, profile).pips
+        halves = [geo.centre_of(h) for h in _halves(face.corners)]
+
+        def holds(look: FaceReading, half: int) -> bool:
+            xy = (float(halves[half][0]), float(halves[half][1]))
+            return pips[half] in count_pips(look, profile).pips and \
+                cv2.pointPolygonTest(look.corners.astype(np.float32), xy, False) > 0
+        pair = next(((a, b) for a in on for b in on if a is not b and holds(a, 0) and holds(b, 1) and
+                     geo.overlap(a.corners, b.corners) <= profile.same_face_overlap), None)
+        if pair:
+            found[k] = pair[0]
+            found.append(pair[1])
     return found
 
 

@@ -4,9 +4,11 @@ Entry points: ``find_candidates(image_bgr, profile, side=None, border=None, weak
 a tile's rough frame (centre, long axis, length, width, in ``image_bgr``'s pixels) and the detector's score, best
 first; ``finer_side(candidates, image_side, profile)``, the side at which to look again when the tiles found are
 small for the detector (it places small faces loosely), or None; ``busy_region(candidates, width,
-height)``, where to look again; ``merged(fine, coarse)``. The network
-marks the centre of every tile face it sees (a heat map at a quarter of its input) and, at each centre,
-the face's offset, axis and size; a candidate is a local peak of that heat. Faces cut by the photo's border
+height)``, where to look again; ``merged(fine, coarse)``; ``find_seen_through(image_bgr, homography, size,
+profile) -> list[(outline, score)]``, the faces it sees in the photo mapped to another view (the table seen
+from above), their outlines mapped back. The network marks the centre of every tile face it sees (a heat map
+at a quarter of its input) and, at each centre, the face's offset, axis and size; a candidate is a local peak
+of that heat. Faces cut by the photo's border
 are found too when their centre is in the photo: telling them apart is the reader's stage. One with its
 centre beyond the border leaves only a weak peak at the border (``border``, kept apart).
 
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.geometry import quad_of
+from companion.vision.geometry import apply, quad_of
 from companion.vision.nets import blob, network, sigmoid
 from companion.vision.profile import Profile
 
@@ -78,6 +80,17 @@ def find_candidates(image_bgr: np.ndarray, profile: Profile, side: int | None = 
         inner[1:rows - 1, 1:cols - 1] = True
         weak.extend(_candidates(maps, np.nonzero(low & inner & (heat >= profile.weak_heat)), heat, s, x0, y0))
     return found
+
+
+def find_seen_through(image_bgr: np.ndarray, homography: np.ndarray, size: tuple[int, int],
+                      profile: Profile) -> list[tuple[np.ndarray, float]]:
+    """Every place the detector sees a tile face in ``image_bgr`` mapped by ``homography`` to a view of ``size``
+    (width, height) pixels, as it is there (no scaling): each face's outline mapped back to ``image_bgr``'s
+    pixels, and the detector's score, best first. (Grey where the view reaches past the photo, as in training.)"""
+    view = cv2.warpPerspective(image_bgr, homography, size, flags=cv2.INTER_LINEAR, borderValue=(127, 127, 127))
+    back = np.linalg.inv(homography)
+    return [(apply(back, quad_of(c.centre, c.angle, c.length, c.width)), c.score)
+            for c in find_candidates(view, profile, side=max(size))]
 
 
 def _candidates(maps: np.ndarray, cells: tuple[np.ndarray, np.ndarray], heat: np.ndarray, s: float, x0: int,

@@ -112,6 +112,31 @@ class Plane:
                    (hx + lx + wx, hy + ly + wy)]
         return geo.clockwise(np.array([_mapped(self.unlevel, cx, cy) for cx, cy in corners]))
 
+    def from_above(self, aspect: float) -> tuple[np.ndarray, float] | None:
+        """The homography from the photo to the table seen from straight above, a tile ``aspect`` times as long
+        as wide and one unit wide there, and how steeply the camera sees the table where the sure faces lie (their
+        mean centre: degrees from straight down), as the sure faces (at least two) tell; None with fewer. In the
+        affine view each face's sides are one map A of a tile's length and width turned by the tile's own turn, so
+        the faces' sides, a tile's length scaled to its width, average to A A^T whatever their turns."""
+        if len(self.sure) < 2:
+            return None
+        sides = np.array(self.sides) * [1 / aspect, 1.0]  # (the length scaled to the width)
+        try:
+            a = np.linalg.cholesky(np.einsum("nij,nkj->ik", sides, sides) / len(sides))
+        except np.linalg.LinAlgError:
+            return None
+        if np.linalg.det(a) * np.mean(np.linalg.det(sides)) < 0:
+            a = a @ np.diag([1.0, -1.0])  # (the view as the photo has it, not mirrored)
+        to_table = np.eye(3)
+        to_table[:2, :2] = np.linalg.inv(a)
+        homography = to_table @ self.level
+        # a circle on the table looks an ellipse as much narrower than wide as the cosine of the view's angle
+        x, y = self.centres.mean(axis=0)
+        u, v, w = homography @ [x, y, 1.0]
+        jacobian = (homography[:2, :2] - np.outer([u / w, v / w], homography[2, :2])) / w
+        small, large = np.linalg.svd(jacobian, compute_uv=False)[::-1]
+        return homography, math.degrees(math.acos(min(small / large, 1.0)))
+
 
 def _horizon(sure: list[np.ndarray], centres: np.ndarray) -> np.ndarray:
     """The horizon's line h (h . (x, y, 1) is 0 on it) fitted to the faces ``sure``, scaled so that h . x is a

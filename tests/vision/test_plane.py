@@ -229,3 +229,19 @@ def test_a_point_on_the_horizon_maps_infinitely_far_rather_than_failing():
     level = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.01, -1.0]])  # the horizon is the line y = 100
     assert _mapped(level, 30.0, 100.0) == (np.inf, np.inf)
     assert np.allclose(_mapped(level, 30.0, 200.0), (30.0, 200.0))
+
+
+def test_the_sure_faces_tell_the_table_from_above_and_how_steeply_it_is_seen():
+    for tilt in (0, 25, 50):
+        camera = _camera(tilt)
+        sure = [_seen(x, y, turn, view=camera) for x, y, turn in [(0, -20, 0), (25, -15, 90), (-20, 5, 30),
+                                                                  (5, 15, 60)]]
+        to_table, angle = Plane(sure).from_above(2.0)
+        assert abs(angle - tilt) < 2.5  # (the faces lie about the point the camera looks at)
+        # from above every tile is a rectangle one unit wide and two long, however far and however turned
+        for x, y, turn in [(0, 40, 45), (-30, -40, 100), (35, 25, 0)]:
+            quad = geo.apply(to_table, _seen(x, y, turn, view=camera))
+            _, _, length, width = geo.frame_of(quad)
+            assert abs(width - 1) < 0.03 and abs(length - 2) < 0.06
+            assert abs(np.dot(quad[1] - quad[0], quad[2] - quad[1])) < 0.03  # square corners
+    assert Plane(sure[:1]).from_above(2.0) is None

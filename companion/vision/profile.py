@@ -161,8 +161,16 @@ class Profile:
     weak_heat: float = 0.08
     weak_tiles: int = 12
     weak_near: float = 1.5
-    # a face read with doubt as a tile another face reads more surely is left out (named in a warning) where the
-    # reader is less sure than this that it is a whole tile
+    # where the faces read surely tell that the camera sees the table at least ``above_deg`` from straight down, the
+    # detector looks again at the photo mapped to a view from straight above, within ``above_reach`` tile lengths
+    # of those faces, at most ``above_side_most`` pixels a side (90: not looked at); what it sees there on no face
+    # read surely is looked at, and a tile found so must be read surely (far tiles seen steeply are small and
+    # squashed in the photo, and it misses some)
+    above_deg: float = 35.0
+    above_reach: float = 3.0
+    above_side_most: int = 1024
+    # a face read as a tile another face reads more surely is left out (named in a warning) where the reader is
+    # less sure than this that it is a whole tile
     twin_tile_sure: float = 0.98
 
     # --- what is kept --------------------------------------------------------------------------------------
@@ -263,6 +271,9 @@ class Profile:
         if profile.impossible_confidence >= profile.doubt_below:
             raise ProfileError("profile field 'impossible_confidence' must be below 'doubt_below': "
                                f"{profile.impossible_confidence!r}, {profile.doubt_below!r}")
+        if profile.above_reach < 0 or profile.above_side_most < 32:
+            raise ProfileError("profile fields 'above_reach' and 'above_side_most' must be at least 0 and 32: "
+                               f"{profile.above_reach!r}, {profile.above_side_most!r}")
         if profile.weak_tiles < 0 or profile.weak_near < 0:
             raise ProfileError("profile fields 'weak_tiles' and 'weak_near' must not be negative: "
                                f"{profile.weak_tiles!r}, {profile.weak_near!r}")

@@ -133,7 +133,7 @@ def test_the_finer_looks_weak_peaks_are_looked_at_as_the_first_looks_are(monkeyp
     class Filled(Exception):
         pass
 
-    def filled(pyramid, faces, orphans, beside, profile, weak=()):
+    def filled(pyramid, faces, orphans, beside, profile, weak=(), above=()):
         raise Filled([frame[0][0] for frame in weak])
 
     monkeypatch.setattr("companion.vision.detect.find_candidates", find_candidates)

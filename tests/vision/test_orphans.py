@@ -298,3 +298,19 @@ def test_a_candidate_whose_look_ran_off_the_photo_is_looked_at_where_it_lies():
     assert missing._orphans([frame], [replace(off, tile_score=0.9)], TABLE + [off], PHOTO, Profile()) == ([], [])
     inside = replace(read_face(_tile(400, 500), (6, 0)), tile_score=0.6)
     assert missing._orphans([_frame(400, 500, 0.0)], [inside], TABLE + [inside], PHOTO, Profile()) == ([], [])
+
+
+def test_a_tile_the_detector_saw_only_from_above_must_be_read_surely(monkeypatch):
+    # read 0.4 surely through its own outline: enough where the detector saw it in the photo, not where it saw it
+    # only in the view from above (``_seen_from_above``), which frames far plain wood as well as tiles
+    monkeypatch.setattr("companion.vision.read.read_outlines",
+                        lambda pyramid, quads, profile, floor=None: [read_face(q, HIDDEN[1], heat=0.7) for q in quads])
+    quad = HIDDEN[0]
+    assert Profile().candidate_confidence <= count_pips(read_face(quad, (6, 4), 0.7), Profile()).confidence \
+        < Profile().doubt_below
+    assert len(missing._filled(None, list(TABLE), [quad], [], Profile())) == len(TABLE) + 1
+    assert missing._filled(None, list(TABLE), [], [], Profile(), (), [quad]) == TABLE
+    # read surely, it is a tile, through the detector's outline from above
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader([HIDDEN]))
+    filled = missing._filled(None, list(TABLE), [], [], Profile(), (), [quad])
+    assert len(filled) == len(TABLE) + 1 and np.allclose(filled[-1].corners, quad)

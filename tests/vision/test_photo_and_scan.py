@@ -134,6 +134,8 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"set_missing_most": -1}, "set_missing_most"),
                                          ({"weak_heat": 1.5}, "weak_heat"), ({"weak_tiles": -1}, "weak_tiles"),
                                          ({"weak_near": -0.5}, "weak_near"),
+                                         ({"above_reach": -1.0}, "above_reach"),
+                                         ({"above_side_most": 16}, "above_side_most"),
                                          ({"lone_pip_off": -0.3}, "lone_pip_off")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):

@@ -14,8 +14,9 @@ the order ``find_faces`` takes them (each documented where it is defined):
 - ``_split_in_two``: a face that holds a guess left unread off its centre is looked at as the two tiles, end
   to end or side by side, that the reader took for one.
 - ``_unread_pair``: two guesses side by side read as no tile are looked at as their square split the other way.
-- ``_orphans`` and ``_filled``: looks in the gaps of rows, beyond the ends of lines, at the guesses left unread
-  and at the detector's weak peaks.
+- ``_orphans``, ``_seen_from_above`` and ``_filled``: looks in the gaps of rows, beyond the ends of lines, at the
+  guesses left unread, at the detector's weak peaks, and, where the table is seen steeply, at what the detector
+  sees in a view of it from straight above.
 - ``_halved``: a face too large for a tile is looked at as its two halves, and a tile's half read as a whole
   face as the tile twice its size.
 - ``_logo_sought``: the logo tile, looked for on the photo scaled for it.
@@ -50,7 +51,7 @@ from companion.vision import read as reader
 from companion.vision.detect import busy_region, finer_side, merged
 from companion.vision.looks.common import _frames
 from companion.vision.looks.last import _cut_at_border, _last_of_set, _logo_sought
-from companion.vision.looks.missing import _filled, _orphans
+from companion.vision.looks.missing import _filled, _orphans, _seen_from_above
 from companion.vision.looks.reshape import _reshaped
 from companion.vision.looks.splits import _halved, _held_off_centre, _resplit, _split_in_two, _unread_pair, _unstraddled
 from companion.vision.profile import Profile
@@ -124,7 +125,8 @@ def find_faces(image_bgr: np.ndarray, profile: Profile, *, photo_scale: float = 
     faces = _split_in_two(pyramid, faces, _held_off_centre(frames, read, faces, profile), profile)
     faces = _unread_pair(pyramid, faces, frames, read, profile)
     orphans, beside_orphans = _orphans(frames, read, faces, (source.shape[1], source.shape[0]), profile)
-    faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile, weak_frames)
+    above = _seen_from_above(pyramid, faces, profile)
+    faces = _filled(pyramid, faces, orphans, beside_orphans + beside, profile, weak_frames, above)
     faces = _unstraddled(pyramid, faces, profile, looked)  # and the faces that filled a gap
     faces = _resplit(pyramid, faces, profile)  # (a face that filled a gap may read a tile read already)
     faces = _halved(pyramid, faces, profile)

@@ -122,7 +122,7 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
         # a guess must be read surely, unless it is surely a whole tile; where the detector saw a tile, less surely
         lenient = face.tile_score >= profile.guess_tile_sure and not (n < len(strict) and strict[n])
         floor = (0.0 if lenient else profile.doubt_below) if n < guesses \
-            else profile.doubt_below if alone else profile.candidate_confidence
+            else profile.doubt_below if alone or n < len(strict) and strict[n] else profile.candidate_confidence
         # a look the reader is less sure is whole is a tile all the same where step 4 would keep it: of a tile's
         # shape there, its pips read surely
         shaped = face.tile_score >= profile.shaped_tile_threshold and face_fit >= profile.shaped_fit and \

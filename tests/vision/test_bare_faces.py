@@ -176,7 +176,7 @@ def test_a_bare_face_is_judged_misshapen_only_by_three_faces_read_surely_or_more
     assert _bare_misshapen(small, Plane(sure), Profile())  # (no horizon in one row: as large as they are)
 
 
-def test_a_face_read_with_doubt_as_a_tile_read_more_surely_elsewhere_is_left_out_unless_surely_a_tile():
+def test_a_face_read_as_a_tile_read_more_surely_elsewhere_is_left_out_unless_surely_a_tile():
     from companion.vision.assembly import TileReading, _without_lesser_twins
 
     quad = geo.quad_of((300, 300), 0.0, 160, 80)
@@ -187,6 +187,11 @@ def test_a_face_read_with_doubt_as_a_tile_read_more_surely_elsewhere_is_left_out
     assert _without_lesser_twins([sure, specks], [0.99, 0.99], Profile()) == ([sure, specks], [])  # surely a tile
     tie = TileReading((0, 2), quad + 400, 0.9)  # as sure as the other: neither can be told the lesser
     assert _without_lesser_twins([sure, tie], [0.99, 0.9], Profile()) == ([sure, tie], [])
+    # read surely, but less surely than the other, by a face less sure it is a whole tile: a cloth's square
+    square = TileReading((2, 0), quad + 400, 0.55)
+    assert square.confidence >= Profile().doubt_below
+    assert _without_lesser_twins([sure, square], [0.99, 0.93], Profile()) == ([sure], [square])
+    assert _without_lesser_twins([sure, square], [0.99, 0.99], Profile()) == ([sure, square], [])
 
 
 def test_the_lesser_twin_is_named_in_a_warning_and_drawn_as_left_out():

@@ -106,8 +106,8 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
            fit: Callable[[FaceReading], float] | None = None, strict: list[bool] = ()) -> list[FaceReading]:
     """``found`` (changed in place) and the ``looks`` that are tiles it missed, or that take the place of a face
     of it, as ``_filled`` tells; the first ``guesses`` looks are guesses, the others where the detector saw a tile;
-    a guess marked ``strict`` must be read surely however surely it is a whole tile. ``fit``: ``_fit_to(plane,
-    profile)``, if made already."""
+    a look marked ``strict`` must be read surely (a guess however surely it is a whole tile). ``fit``:
+    ``_fit_to(plane, profile)``, if made already."""
     fit = fit or _fit_to(plane, profile)
     # with fewer than two faces read surely nothing tells a tile's shape: where the detector saw a tile, a look
     # is judged on its reading alone (read surely), and takes the place of a face read with doubt only

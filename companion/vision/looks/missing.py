@@ -319,8 +319,8 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
               plane: Plane, profile: Profile, strict: list[bool] = ()) -> list[FaceReading]:
     """``found`` and what the looks through ``places`` find, as ``_filled`` tells (``plane``: what the faces
     read surely predict); the first ``guesses`` places are guesses (gaps, the ends of lines), taken in turn, the
-    others where the detector saw a tile, taken surest first; a guess marked ``strict`` must be read surely
-    however surely it is a whole tile. A look the reader is less sure is whole (from
+    others where the detector saw a tile, taken surest first; a look marked ``strict`` must be read surely
+    (a guess however surely it is a whole tile). A look the reader is less sure is whole (from
     ``profile.shaped_tile_threshold``) counts as whole where ``assemble`` would keep it: of a tile's shape there
     (``profile.shaped_fit``), its pips read surely. A whole look, settled, whose pips are in doubt is judged on
     its four looks (``read_both_ways``) before it is taken or left: a tile with a blank half the detector all but

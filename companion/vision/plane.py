@@ -115,10 +115,16 @@ class Plane:
     def from_above(self, aspect: float) -> tuple[np.ndarray, float] | None:
         """The homography from the photo to the table seen from straight above, a tile ``aspect`` times as long
         as wide and one unit wide there, and how steeply the camera sees the table where the sure faces lie (their
-        mean centre: degrees from straight down), as the sure faces (at least two) tell; None with fewer. In the
-        affine view each face's sides are one map A of a tile's length and width turned by the tile's own turn, so
-        the faces' sides, a tile's length scaled to its width, average to A A^T whatever their turns."""
-        if len(self.sure) < 2:
+        mean centre: degrees from straight down), as the sure faces tell; None with none. In the affine view each
+        face's sides are one map A of a tile's length and width turned by the tile's own turn, so the faces' sides, a
+        tile's length scaled to its width, average to A A^T whatever their turns. One face alone tells the view by
+        its own corners (roughly: a corner a few pixels off turns the horizon much)."""
+        if len(self.sure) == 1:  # (its own corners: a tile's outline seen through the camera)
+            table = geo.quad_of((0.0, 0.0), 0.0, aspect, 1.0).astype(np.float32)
+            homography = cv2.getPerspectiveTransform(np.asarray(self.sure[0], np.float32), table)
+            w = homography[2] @ [*self.centres[0], 1.0]  # (scaled to 1 at the face, as the horizon is)
+            return self._angled(homography / w) if np.all(np.isfinite(homography)) and w > 0 else None
+        if not self.sure:
             return None
         sides = np.array(self.sides) * [1 / aspect, 1.0]  # (the length scaled to the width)
         try:
@@ -129,7 +135,10 @@ class Plane:
             a = a @ np.diag([1.0, -1.0])  # (the view as the photo has it, not mirrored)
         to_table = np.eye(3)
         to_table[:2, :2] = np.linalg.inv(a)
-        homography = to_table @ self.level
+        return self._angled(to_table @ self.level)
+
+    def _angled(self, homography: np.ndarray) -> tuple[np.ndarray, float]:
+        """``homography`` and how steeply it sees the table at the sure faces' mean centre."""
         # a circle on the table looks an ellipse as much narrower than wide as the cosine of the view's angle
         x, y = self.centres.mean(axis=0)
         u, v, w = homography @ [x, y, 1.0]

@@ -244,4 +244,15 @@ def test_the_sure_faces_tell_the_table_from_above_and_how_steeply_it_is_seen():
             _, _, length, width = geo.frame_of(quad)
             assert abs(width - 1) < 0.03 and abs(length - 2) < 0.06
             assert abs(np.dot(quad[1] - quad[0], quad[2] - quad[1])) < 0.03  # square corners
-    assert Plane(sure[:1]).from_above(2.0) is None
+    assert Plane([]).from_above(2.0) is None
+
+
+def test_one_sure_face_tells_the_table_from_above_by_its_own_corners():
+    camera = _camera(45)
+    to_table, angle = Plane([_seen(10, -10, 30, view=camera)]).from_above(2.0)
+    assert abs(angle - 45) < 5  # (the face lies a little off the point the camera looks at)
+    for x, y, turn in [(10, -10, 30), (-30, 30, 100), (35, 25, 0)]:
+        quad = geo.apply(to_table, _seen(x, y, turn, view=camera))
+        _, _, length, width = geo.frame_of(quad)
+        assert abs(width - 1) < 0.01 and abs(length - 2) < 0.02
+        assert abs(np.dot(quad[1] - quad[0], quad[2] - quad[1])) < 0.01

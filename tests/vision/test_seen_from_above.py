@@ -82,9 +82,16 @@ def test_a_view_nearly_from_above_is_not_looked_at_again(monkeypatch):
     monkeypatch.setattr("companion.vision.detect.find_candidates", _blob_detector(views))
     faces = [read_face(q, (2, k)) for k, q in enumerate(sure)]
     assert _seen_from_above(_Photo(sure + [missed]), faces, Profile()) == [] and not views
-    # nor is a steep one where one face only is read: nothing tells the table's plane
+
+
+def test_one_face_read_surely_tells_the_view_from_above_by_its_corners(monkeypatch):
     sure, missed = _tiles(50)
-    assert _seen_from_above(_Photo(sure + [missed]), [read_face(sure[0], (2, 3))], Profile()) == [] and not views
+    views: list[np.ndarray] = []
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _blob_detector(views))
+    found = _seen_from_above(_Photo(sure + [missed]), [read_face(sure[3], (2, 3))], Profile())
+    assert len(views) == 1 and len(found) == 4  # (every tile but the one read)
+    assert max(geo.iou(q, missed) for q in found) > 0.85
+    assert _seen_from_above(_Photo(sure + [missed]), [], Profile()) == [] and len(views) == 1
 
 
 def test_where_few_faces_are_read_surely_the_whole_faces_tell_the_view_from_above(monkeypatch):

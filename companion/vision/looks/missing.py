@@ -62,8 +62,8 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
 
 
 def _seen_from_above(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[np.ndarray]:
-    """Where the faces read surely (at least two; with fewer, the whole faces whose corners settled square on)
-    tell that the camera sees the table at least ``profile.above_deg`` from straight down, the outlines of the
+    """Where the faces read surely (with fewer than two, the whole faces whose corners settled square on; one
+    alone tells the view by its corners) tell that the camera sees the table at least ``profile.above_deg`` from straight down, the outlines of the
     faces the detector sees in the photo mapped to a view of the table from straight above (tiles
     ``profile.detect_tile_px`` long there, as its finer look has them; within ``profile.above_reach`` tile lengths
     of those faces, at most ``profile.above_side_most`` pixels a side) whose centre lies in the photo on no face
@@ -85,7 +85,7 @@ def _seen_from_above(pyramid: Pyramid, faces: list[FaceReading], profile: Profil
     reach = profile.above_reach * profile.tile_aspect
     low, high = centres.min(axis=0) - reach, centres.max(axis=0) + reach
     grid = np.stack(np.meshgrid(np.linspace(0, width - 1, 9), np.linspace(0, height - 1, 9)), -1).reshape(-1, 2)
-    grid = grid[grid @ plane.level[2, :2] + plane.level[2, 2] > HORIZON_NEAR]
+    grid = grid[grid @ to_table[2, :2] + to_table[2, 2] > HORIZON_NEAR]
     if not len(grid):
         return []
     seen = geo.apply(to_table, grid)

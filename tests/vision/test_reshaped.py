@@ -413,6 +413,28 @@ def test_a_face_across_two_staggered_tiles_gives_way_to_the_two():
     shaped = lambda face: 0.5 if face is lower else 1.0  # noqa: E731
     assert common._staggered([across], [across, upper, lower], shaped, Profile()) == [across]
 
+def test_a_look_read_surely_takes_the_place_of_the_pieces_of_its_tile_framed_apart():
+    # the 460 tile framed as two pieces, each taken for a whole tile, their pips in doubt; seen from above, the
+    # detector framed it whole, and the look there reads its 4-5 surely
+    pieces = [FaceReading(geo.quad_of((440, 300), 0.0, 0.75 * LENGTH, WIDTH), 0.93, (peaks(2, 0.55), peaks(3, 0.55)),
+                          0.0, 0.5),
+              FaceReading(geo.quad_of((520, 300), 0.0, 0.25 * LENGTH, WIDTH), 0.89, (peaks(1, 0.55), ()), 0.0, 0.5)]
+    assert all(count_pips(f, Profile()).confidence < Profile().doubt_below for f in pieces)
+    look = _sure(MISSED, (4, 5))
+    plane = Plane(TABLE)
+    fit = lambda face: 1.0 if face is look else 0.5  # noqa: E731
+    found = common._taken(_faces()[:-1] + pieces, [look], 0, plane, Profile(), fit, [True])
+    assert len(found) == len(TABLE) + 1 and found[-1] is look and not any(f is p for f in found for p in pieces)
+    # read with doubt, it takes the place of one face only
+    doubtful = FaceReading(MISSED, 0.99, (peaks(4), peaks(5, heats=(0.97,) * 4 + (0.7,))), 0.0, 0.5)
+    assert Profile().candidate_confidence <= count_pips(doubtful, Profile()).confidence < Profile().doubt_below
+    fit_doubtful = lambda face: 1.0 if face is doubtful else 0.5  # noqa: E731
+    assert common._taken(_faces()[:-1] + pieces, [doubtful], 0, plane, Profile(), fit_doubtful)[-2:] == pieces
+    # nor does it where one of them is read surely
+    sure = [pieces[0], _sure(pieces[1].corners, (0, 1))]
+    assert common._taken(_faces()[:-1] + sure, [look], 0, plane, Profile(), fit, [True])[-2:] == sure
+
+
 def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_plane(monkeypatch):
     monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     faces = _faces()[:-1]

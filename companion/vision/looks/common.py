@@ -135,12 +135,13 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
         if not under and not _on_another(face, -1, found, profile) and \
                 face_fit >= (profile.gap_fit if n < guesses else profile.candidate_fit):
             found.append(face)
-        elif len(under) == 1 and not _on_another(face, under[0], found, profile) and \
-                face_fit >= profile.candidate_fit and \
-                (count_pips(found[under[0]], profile).confidence < profile.doubt_below if alone
-                 else fit(found[under[0]]) + profile.fit_margin < face_fit) and \
-                count_pips(found[under[0]], profile).confidence < confidence:
-            found[under[0]] = face
+        elif under and not _on_another(face, -1, found, profile, under) and face_fit >= profile.candidate_fit and \
+                (len(under) == 1 or confidence >= profile.doubt_below) and all(
+                    (count_pips(found[k], profile).confidence < profile.doubt_below if alone
+                     else fit(found[k]) + profile.fit_margin < face_fit) and
+                    count_pips(found[k], profile).confidence < confidence for k in under):
+            found[under[0]] = face  # (read surely, it takes the place of pieces of the one tile framed apart)
+            found[:] = [other for k, other in enumerate(found) if k not in under[1:]]
     return _staggered(found, looks, fit, profile)
 
 

@@ -158,7 +158,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     ``profile.gap_fit``, at an orphan ``profile.candidate_fit``) is a face the detector
     or the reader missed if it lies on no other tile; if it lies on one face only, fits at least
     ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
-    of its pips, it replaces that face (an outline across this tile and the next). Where a look found or replaced
+    of its pips, it replaces that face (an outline across this tile and the next); read surely, it replaces
+    several such faces it lies on (pieces of one tile framed apart). Where a look found or replaced
     a tile, the gaps and ends it makes are looked at in turn, and the next tile where the face it replaced lay
     beyond its end or beside it (``_past_the_replaced``), at most ``profile.end_rounds`` times (a line that goes
     on, a row it closes with room left, the other tile of the outline across two). ``profile.gap_most`` 0 turns
@@ -221,17 +222,20 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
 
 def _past_the_replaced(plane: Plane, before: list[FaceReading], after: list[FaceReading],
                        profile: Profile) -> list[np.ndarray]:
-    """For each face of ``before`` that ``after`` holds another face in place of (``_taken``: a look that fits
-    the plane better took the place of an outline across this tile and the next) and whose centre lies off the new
-    face's along its axis, by more than ``profile.beside_offset`` of its length, and in line with it (within half
-    its width of its axis): the outline end to end with the new face that way (``next_in_line``), where the next
-    tile lies; and whose centre lies off it across, by more than ``profile.beside_offset`` of its width, and beside
-    it (within that share of its length along it): the outline a width beside the new face that way."""
+    """For each face of ``before`` that ``after`` holds no more (``_taken``: a look that fits the plane better took
+    the place of an outline across this tile and the next, or of the pieces of one tile), the new face of ``after``
+    that lies on it most; where the old face's centre lies off the new face's along its axis, by more than
+    ``profile.beside_offset`` of its length, and in line with it (within half its width of its axis): the outline
+    end to end with the new face that way (``next_in_line``), where the next tile lies; where it lies off it
+    across, by more than ``profile.beside_offset`` of its width, and beside it (within that share of its length
+    along it): the outline a width beside the new face that way."""
+    kept, had = {id(face) for face in after}, {id(face) for face in before}
+    new = [face for face in after if id(face) not in had]
     out = []
-    for old, new in zip(before, after):
-        if old is new:
+    for old in before:
+        if id(old) in kept or not new:
             continue
-        q = np.asarray(new.corners, np.float64)
+        q = np.asarray(max(new, key=lambda face: geo.overlap(face.corners, old.corners)).corners, np.float64)
         along, across = (q[2] + q[3] - q[0] - q[1]) / 2, (q[1] + q[2] - q[0] - q[3]) / 2  # its length, its width
         off = geo.centre_of(old.corners) - geo.centre_of(q)
         if abs(off @ along) > profile.beside_offset * (along @ along) and abs(off @ across) < 0.5 * (across @ across):

@@ -413,6 +413,7 @@ def test_a_face_across_two_staggered_tiles_gives_way_to_the_two():
     shaped = lambda face: 0.5 if face is lower else 1.0  # noqa: E731
     assert common._staggered([across], [across, upper, lower], shaped, Profile()) == [across]
 
+
 def test_a_look_read_surely_takes_the_place_of_the_pieces_of_its_tile_framed_apart():
     # the 460 tile framed as two pieces, each taken for a whole tile, their pips in doubt; seen from above, the
     # detector framed it whole, and the look there reads its 4-5 surely

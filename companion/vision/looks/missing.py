@@ -63,14 +63,14 @@ def _orphans(frames: list[tuple[np.ndarray, float, float, float]], read: list[Fa
 
 def _seen_from_above(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> list[np.ndarray]:
     """Where the faces read surely (with fewer than two, the whole faces whose corners settled square on; one
-    alone tells the view by its corners) tell that the camera sees the table at least ``profile.above_deg`` from straight down, the outlines of the
-    faces the detector sees in the photo mapped to a view of the table from straight above (tiles
-    ``profile.detect_tile_px`` long there, as its finer look has them; within ``profile.above_reach`` tile lengths
-    of those faces, at most ``profile.above_side_most`` pixels a side) whose centre lies in the photo on no face
-    read surely: places for ``_filled``. Seen steeply, far tiles are small and squashed, and the detector, taught
-    on few such, misses some and frames others loosely: on the 800 steep photos of seeds 96000+, 3.4% of the
-    whole tiles had no frame of its first look on half their area (IoU), and 0.5% in the view from above (made
-    from the labels' outlines)."""
+    alone tells the view by its corners) tell that the camera sees the table at least ``profile.above_deg`` from
+    straight down, the outlines of the faces the detector sees in the photo mapped to a view of the table from
+    straight above (tiles ``profile.detect_tile_px`` long there, as its finer look has them; within
+    ``profile.above_reach`` tile lengths of those faces, at most ``profile.above_side_most`` pixels a side) whose
+    centre lies in the photo on no face read surely: places for ``_filled``. Seen steeply, far tiles are small and
+    squashed, and the detector, taught on few such, misses some and frames others loosely: on the 800 steep photos
+    of seeds 96000+, 3.4% of the whole tiles had no frame of its first look on half their area (IoU), and 0.5% in
+    the view from above (made from the labels' outlines)."""
     sure = _judged(faces, profile)[0]
     if len(sure) < 2:  # (few read surely: the whole faces' outlines tell the table's plane roughly)
         sure = [f.corners for f in faces if f.tile_score >= profile.tile_threshold and f.moved <= profile.square_on_px]

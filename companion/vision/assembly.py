@@ -449,8 +449,9 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
 def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> list[tuple[FaceReading, Count]]:
     """``kept`` without the faces read with doubt whose colour is far from the set's: from the colour of every
     face read surely (``colour_far``, ``colour_sure_min``; the nearest counts, as sun and the shade of leaves
-    tint tiles apart). Only the colour (a*, b*) is compared, not its lightness, which sun and shade change far
-    more. A face read as the logo tile is judged so however surely it is read: a score card with a round print
+    tint tiles apart), or whose saturation is (``colour_saturation_far``: a pale square of a cloth tinted like
+    dark wood by warm light). Only the colour (a*, b*) and the saturation are compared, not the lightness, which
+    sun and shade change far more. A face read as the logo tile is judged so however surely it is read: a score card with a round print
     reads as the logo as surely as the tile does, and only its colour tells it apart. So is a face that shows at
     most one mark (a square of a checked cloth with a speck reads as a 1-0 as surely as a tile does), against
     the other faces read surely: it still tells the set's colour where it is read surely (a hand of one 1-0)."""
@@ -459,17 +460,26 @@ def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> li
             not (profile.logo and face.logo_score >= profile.logo_threshold)
 
     told = [k for k, (f, c) in enumerate(kept) if sure(f, c) and f.colour is not None]  # the set's colour
-    colours = np.array([kept[k][0].colour[1:] for k in told]).reshape(-1, 2)
+    colours = np.array([kept[k][0].colour for k in told]).reshape(-1, 3)
+    saturations = _saturation(colours)
 
     def like(k: int) -> bool:
         face, count = kept[k]
         if face.colour is None or (sure(face, count) and _marks(face, profile) > 1):
             return True
         others = [n for n, j in enumerate(told) if j != k]
-        return len(others) < profile.colour_sure_min or \
-            float(np.hypot(*(colours[others] - np.asarray(face.colour[1:])).T).min()) <= profile.colour_far
+        if len(others) < profile.colour_sure_min:
+            return True
+        colour = np.asarray(face.colour)
+        return float(np.hypot(*(colours[others, 1:] - colour[1:]).T).min()) <= profile.colour_far and \
+            float(np.abs(saturations[others] - _saturation(colour[None])[0]).min()) <= profile.colour_saturation_far
 
     return [fc for k, fc in enumerate(kept) if like(k)]
+
+
+def _saturation(colours: np.ndarray) -> np.ndarray:
+    """The chroma over the lightness of each CIE Lab colour (rows): alike in sun and shade, as both scale together."""
+    return np.hypot(colours[:, 1], colours[:, 2]) / np.maximum(colours[:, 0], 1.0)
 
 
 def _without_marks(places: np.ndarray, sizes: np.ndarray, uses: np.ndarray, floor: float) -> np.ndarray:

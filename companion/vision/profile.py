@@ -203,6 +203,11 @@ class Profile:
     # face is enough to judge by: on 2,600 fresh photos, 1 left out no tile that 3 kept, and left out a card
     colour_far: float = 12.0
     colour_sure_min: int = 1
+    # ... or whose saturation (chroma over lightness, which sun and shade change alike) lies further than this from
+    # every such face's: a pale square of a cloth or grey concrete with a speck, tinted like the wood by warm light;
+    # of the 1,978 faces so judged and kept in 1,800 photos (the steep 800, the first thousand), tiles lie within
+    # 0.22 of the nearest, and the two faces of ground read as a 1-0 and a 0-1 at 0.32 and 0.56
+    colour_saturation_far: float = 0.3
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
     settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it
     # a reading the set cannot hold (a half above ``max_pips``, a tile twice) is at most this sure (below
@@ -285,9 +290,10 @@ class Profile:
             raise ProfileError(f"profile field 'split_odds' must be 0 or at least 1: {profile.split_odds!r}")
         if profile.size_ceiling < 1:
             raise ProfileError(f"profile field 'size_ceiling' must be at least 1: {profile.size_ceiling!r}")
-        if profile.colour_far <= 0 or profile.colour_sure_min < 1:
-            raise ProfileError("profile fields 'colour_far' and 'colour_sure_min' must be positive: "
-                               f"{profile.colour_far!r}, {profile.colour_sure_min!r}")
+        if profile.colour_far <= 0 or profile.colour_sure_min < 1 or profile.colour_saturation_far <= 0:
+            raise ProfileError("profile fields 'colour_far', 'colour_sure_min' and 'colour_saturation_far' must be "
+                               f"positive: {profile.colour_far!r}, {profile.colour_sure_min!r}, "
+                               f"{profile.colour_saturation_far!r}")
         if profile.size_steepest <= 0:
             raise ProfileError(f"profile field 'size_steepest' must be positive: {profile.size_steepest!r}")
         if profile.size_fit_min < 4:

@@ -87,6 +87,22 @@ def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
     assert [t.pips for t in assemble(Faces([one, card], 1400, 600), Profile()).tiles] == [(1, 0)]
 
 
+def test_a_pale_face_tinted_like_the_set_by_warm_light_is_no_tile():
+    # dark wood in warm light, and a cloth's pale square with a speck tinted alike (a*b* within colour_far): sun
+    # and shade scale the wood's lightness and chroma together, the square's saturation is far less
+    walnut, sunlit, shaded, square = (30.0, 10.0, 18.5), (40.0, 13.0, 24.5), (22.0, 7.5, 13.5), (69.0, 15.0, 14.0)
+    assert np.hypot(walnut[1] - square[1], walnut[2] - square[2]) < Profile().colour_far
+    sure = [replace(_face(150 + 250 * k, pips, 0.99), colour=walnut) for k, pips in enumerate([(5, 1), (6, 4)])]
+
+    def kept(colour: tuple[float, float, float], profile: Profile = Profile()) -> int:
+        speck = replace(_face(650, (1, 0), 0.99), colour=colour)
+        return len(assemble(Faces(sure + [speck], 1100, 600), profile).tiles)
+
+    assert kept(square) == 2
+    assert kept(sunlit) == 3 and kept(shaded) == 3
+    assert kept(square, Profile(colour_saturation_far=0.5)) == 3
+
+
 def test_a_face_the_reader_is_unsure_is_whole_is_a_tile_where_it_has_a_tiles_shape_and_sure_pips():
     sure = [_face(150, (3, 2), 0.99), _face(400, (4, 1), 0.99), _face(650, (5, 1), 0.99)]
 

@@ -136,6 +136,7 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"weak_near": -0.5}, "weak_near"),
                                          ({"above_reach": -1.0}, "above_reach"),
                                          ({"above_side_most": 16}, "above_side_most"),
+                                         ({"colour_saturation_far": 0.0}, "colour_saturation_far"),
                                          ({"lone_pip_off": -0.3}, "lone_pip_off")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):

@@ -447,15 +447,15 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
 
 
 def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> list[tuple[FaceReading, Count]]:
-    """``kept`` without the faces read with doubt whose colour is far from the set's: from the colour of every
-    face read surely (``colour_far``, ``colour_sure_min``; the nearest counts, as sun and the shade of leaves
-    tint tiles apart), or whose saturation is (``colour_saturation_far``: a pale square of a cloth tinted like
-    dark wood by warm light). Only the colour (a*, b*) and the saturation are compared, not the lightness, which
-    sun and shade change far more. A face read as the logo tile is judged so however surely it is read: a score
-    card with a round print reads as the logo as surely as the tile does, and only its colour tells it apart. So
-    is a face that shows at most one mark (a square of a checked cloth with a speck reads as a 1-0 as surely as a
-    tile does), against the other faces read surely: it still tells the set's colour where it is read surely (a
-    hand of one 1-0)."""
+    """``kept`` without the faces read with doubt whose colour is far from the set's: from the colour of every face
+    read surely (``colour_far``, ``colour_sure_min``; the nearest counts, as sun and the shade of leaves tint tiles
+    apart), or whose saturation is (``colour_saturation_far``: a pale square of a cloth tinted like dark wood by
+    warm light). Only the colour (a*, b*) and the saturation are compared, not the lightness itself, which sun and
+    shade change far more. A face read as the logo tile is judged so however surely it is read: a score card with a
+    round print reads as the logo as surely as the tile does, and only its colour tells it apart. So is a face that
+    shows at most one mark (a square of a checked cloth with a speck reads as a 1-0 as surely as a tile does),
+    against the other faces read surely: it still tells the set's colour where it is read surely (a hand of one
+    1-0)."""
     def sure(face: FaceReading, count: Count) -> bool:
         return min(count.confidence, face.tile_score) >= profile.doubt_below and \
             not (profile.logo and face.logo_score >= profile.logo_threshold)

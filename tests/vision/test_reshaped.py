@@ -19,6 +19,7 @@ from companion.vision.plane import Plane
 from companion.vision.read import FaceReading, Peak
 
 from drawing import peaks
+from test_plane import _camera, _seen
 
 LENGTH, WIDTH = 160.0, 80.0
 PHOTO = (2000, 1500)  # (width, height): every tile here lies well inside it
@@ -714,6 +715,55 @@ def test_a_double_read_across_two_tiles_of_a_line_gives_way_to_them(monkeypatch)
     assert splits._unstraddled(None, apart, Profile(), []) == apart and not looked
 
 
+def test_a_double_read_across_two_tiles_half_a_tile_short_of_a_line_that_turns_at_a_crosswise_double(monkeypatch):
+    # the line above begins at a 3-3 laid crosswise, against the 3-5's end: the 3-5 touches no tile end to end,
+    # but it is a line of play all the same
+    line = {x: _tile(x, 500) for x in (260, 420, 580)}
+    pips = {260: (3, 5), 420: (5, 2), 580: (2, 6)}
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # a look near a tile finds it
+        return [_sure(line[x], pips[x]) for x in (min(line, key=lambda x: abs(geo.centre_of(q)[0] - x))
+                                                 for q in quads)]
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    double = _sure(geo.quad_of((140, 500), np.pi / 2, LENGTH, WIDTH), (3, 3))
+    straddle = FaceReading(_tile(500, 500), 0.99, (peaks(2), peaks(2)), 0.0, 0.5)
+    faces = [double, _sure(line[260], pips[260]), straddle]
+    found = splits._unstraddled(None, faces, Profile(), [])
+    assert sorted(_count(f) for f in found) == [(2, 6), (3, 3), (3, 5), (5, 2)]
+    # a double laid along the line, off the 3-5's end by as much, does not make a line
+    apart = [_sure(_tile(140, 500), (3, 3)), *faces[1:]]
+    assert splits._unstraddled(None, apart, Profile(), []) == apart
+
+
+def test_of_the_two_tiles_a_double_lay_across_one_read_surely_lets_the_other_be_read_with_doubt(monkeypatch):
+    # the line of the test above; the look at the 2-6 reads its six with doubt (a far tile, small in the photo)
+    line = {x: _tile(x, 500) for x in (100, 260, 420, 580)}
+    doubtful = (peaks(2), peaks(6, heats=(0.97,) * 5 + (0.7,)))
+    assert Profile().candidate_confidence <= count_pips(FaceReading(line[580], 0.99, doubtful, 0.0, 0.5),
+                                                        Profile()).confidence < Profile().doubt_below
+
+    def reader(sure_52: bool):
+        def read_outlines(pyramid, quads, profile, floor=None):
+            out = []
+            for q in quads:
+                x = min(line, key=lambda x: abs(geo.centre_of(q)[0] - x))
+                out.append(FaceReading(line[x], 0.99, doubtful, 0.0, 0.5) if x == 580
+                           else _sure(line[x], (5, 2)) if sure_52
+                           else FaceReading(line[x], 0.99, (peaks(5, heats=(0.97,) * 4 + (0.7,)), peaks(2)), 0.0, 0.5))
+            return out
+        return read_outlines
+
+    straddle = FaceReading(_tile(500, 500), 0.99, (peaks(2), peaks(2)), 0.0, 0.5)
+    faces = [_sure(line[100], (1, 3)), _sure(line[260], (3, 5)), straddle]
+    monkeypatch.setattr("companion.vision.read.read_outlines", reader(sure_52=True))
+    found = splits._unstraddled(None, faces, Profile(), [])
+    assert sorted(_count(f) for f in found) == [(1, 3), (2, 6), (3, 5), (5, 2)]
+    # with both read with doubt, the double stays
+    monkeypatch.setattr("companion.vision.read.read_outlines", reader(sure_52=False))
+    assert splits._unstraddled(None, faces, Profile(), []) == faces
+
+
 def test_a_line_read_half_a_tile_off_gives_way_straddle_by_straddle(monkeypatch):
     # 1-3, 3-5 read; then 5-2, 2-6, 6-4 end to end, read as 2-2 (across 5-2 and 2-6) and 6-6 (across 2-6
     # and 6-4). The 2-6 lies under the 6-6 until the 2-2 has given way, so the 6-6 gives way a round later.
@@ -760,6 +810,32 @@ def test_a_face_read_across_a_wrong_junction_before_a_crosswise_double_gives_way
     assert splits._unstraddled(None, faces[:2], Profile(), []) == faces[:2]
     against = [_sure(_tile(260, 500), (1, 5)), double, _sure(line[500], pips[500])]
     assert splits._unstraddled(None, against, Profile(), []) == against and not looked
+
+
+def test_a_face_read_across_a_junction_far_off_in_a_steep_view_is_judged_on_the_table(monkeypatch):
+    # the line of the test above, seen at 45 degrees, its far end away from the camera: there the straddle is
+    # shorter than the tiles nearer, and the double and the 5-0 lie 1.40 and 2.41 of its lengths off in the photo
+    # (on the table 1.25 and 2); two more tiles, off the line, tell the table's plane
+    camera = _camera(45)
+    line = {30: _seen(0, 30, 90, view=camera), 10: _seen(0, 10, 90, view=camera), -20: _seen(0, -20, 90, view=camera)}
+    pips = {30: (3, 2), 10: (1, 5), -20: (5, 0)}
+    looked = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # a look near a tile finds it
+        looked.extend(quads)
+        return [_sure(line[y], pips[y]) for y in (min(line, key=lambda y: np.linalg.norm(
+            geo.centre_of(line[y]) - geo.centre_of(q))) for q in quads)]
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    straddle = FaceReading(_seen(0, 20, 90, view=camera), 0.99, (peaks(2), peaks(1)), 0.0, 0.5)
+    double = _sure(_seen(0, -5, 0, view=camera), (5, 5))
+    aside = [_sure(_seen(40, -30, 0, view=camera), (6, 6)), _sure(_seen(-40, 0, 30, view=camera), (4, 4))]
+    faces = [straddle, double, _sure(line[-20], pips[-20]), *aside]
+    found = splits._unstraddled(None, faces, Profile(), [])
+    assert sorted(_count(f) for f in found) == [(1, 5), (3, 2), (4, 4), (5, 0), (5, 5), (6, 6)] and len(looked) == 2
+    # seen from less steeply than ``above_deg``, the photo's own lengths judge: the double lies too far off
+    looked.clear()
+    assert splits._unstraddled(None, faces, Profile(above_deg=50.0), []) == faces and not looked
 
 
 LEFT, RIGHT = geo.quad_of((260, 300), np.pi / 2, LENGTH, WIDTH), geo.quad_of((340, 300), np.pi / 2, LENGTH, WIDTH)

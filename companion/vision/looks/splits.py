@@ -16,7 +16,7 @@ from companion.vision import geometry as geo
 from companion.vision import read as reader
 from companion.vision.assembly import _choosable, _judged, _one_per_face, _plane_fit, _sized_like_tiles
 from companion.vision.looks.common import _faces_on, _halves, _moved, _on_another, _one_look_more, _under
-from companion.vision.plane import Lines, Plane, side_by_side, split_the_other_way
+from companion.vision.plane import HORIZON_NEAR, Lines, Plane, side_by_side, split_the_other_way
 from companion.vision.profile import Profile
 from companion.vision.read import FaceReading, Pyramid, count_pips
 
@@ -130,6 +130,19 @@ def _unread_pair(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[
     return faces
 
 
+def _on_the_table(plane: Plane, quads: list[np.ndarray], profile: Profile) -> list[np.ndarray]:
+    """``quads`` as seen from straight above (``Plane.from_above``) where ``plane`` tells the camera sees the table
+    at least ``profile.above_deg`` from straight down, else as they are: seen steeply, a far face is shorter than
+    the near ones, and how many of its lengths away they lie grows with the distance."""
+    above = plane.from_above(profile.tile_aspect) if quads else None
+    if above is None or above[1] < profile.above_deg:
+        return quads
+    points = np.concatenate([np.asarray(q, np.float64) for q in quads])
+    if np.any(points @ above[0][2, :2] + above[0][2, 2] <= HORIZON_NEAR):
+        return quads
+    return list(geo.apply(above[0], points).reshape(-1, 4, 2))
+
+
 def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
                  looked: list[FaceReading]) -> list[FaceReading]:
     """``faces``, each whole face read as a double that may lie across two tiles of a line looked at again half
@@ -137,22 +150,28 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     junction reads as a double; the line's next tile then lies half a tile beyond its end: another whole face
     in line with it, one and a half lengths from its centre (give or take ``profile.straddle_slack`` of a
     length, off its axis by less than ``profile.gap_slack`` of a width), itself touching a face beyond it end
-    to end (a line of play, not a row of tiles laid out apart). So is any whole face, double or not (across a
+    to end or a double laid crosswise there (three quarters of a length off, give or take half the slack): a
+    line of play, not a row of tiles laid out apart. So is any whole face, double or not (across a
     wrong junction it reads as two unlike halves), that ends half a tile short of a double laid crosswise in a
     line: the double's centre one and a quarter lengths from the face's (give or take half the slack), a face
-    in line two lengths from it beyond the double. A look is a tile the face lay across if it is a whole tile,
-    settled (it may take one look more), sure of its pips, not read as the face was, of a tile's shape there
-    (its fit to the plane's prediction at least ``profile.gap_fit``) and on no other whole face; the first
-    such replaces the face, a second is added. A straddle given way to may leave the next straddle along the
+    in line two lengths from it beyond the double. Where the camera sees the table steeply, these lengths are
+    the table's (``_on_the_table``). A look is a tile the face lay across if it is a whole tile, settled (it may
+    take one look more; in doubt of its pips, it is judged on its four looks, ``read_both_ways``), read at least
+    ``profile.candidate_confidence`` surely, not read as the face was, of a tile's shape there (its fit to the
+    plane's prediction at least ``profile.gap_fit``) and on no other whole face; where one such is read surely
+    (``profile.doubt_below``), the surest replaces the face and another is added (the face's other half lies
+    on it, so it may be read with doubt). A straddle given way to may leave the next straddle along the
     line with a tile beyond it (a line read half a tile off throughout), so the looks go on for up to
     ``profile.straddle_rounds`` rounds while they find tiles; ``looked`` (the faces looked along already, and
     the tiles found so) is kept across calls, so that a call after the gaps are filled looks along the new
     faces only."""
     for _ in range(profile.straddle_rounds):  # a straddle given way may leave the next one with a tile beyond it
         whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
-
-        lines = Lines([faces[k].corners for k in whole])  # (rows and columns: the faces of ``whole``)
-        touching = lines.in_line(1.0, profile.straddle_slack, profile.gap_slack)
+        plane = Plane(_judged(faces, profile)[0])
+        lines = Lines(_on_the_table(plane, [faces[k].corners for k in whole], profile))  # (the faces of ``whole``)
+        # (against its end in line, or a double laid crosswise there)
+        touching = lines.in_line(1.0, profile.straddle_slack, profile.gap_slack) | \
+            lines.in_line(0.75, profile.straddle_slack / 2, profile.gap_slack) & lines.crosswise
         in_a_line = touching.sum(axis=1)[None, :] - touching.T > 0  # [k, j]: j touches a face but k end to end
         beyond = lines.in_line(1.5, profile.straddle_slack, profile.gap_slack) & in_a_line
         # a double laid crosswise in a line, half a tile beyond k, a face in line beyond it
@@ -170,18 +189,26 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
         looks = [(k, moved) for k in suspects for moved in _moved(faces[k].corners, 0.5, 0.0)]
         if not looks:
             break
-        plane = Plane(_judged(faces, profile)[0])
         found: dict[int, list[FaceReading]] = {}
         new = reader.read_outlines(pyramid, [q for _, q in looks], profile, floor=profile.tile_threshold)
+        new = [_one_look_more(pyramid, face, profile) for face in new]
+        # (a whole look, settled, whose pips are in doubt is judged on its four looks, as ``_found_at`` does)
+        settled = [n for n, face in enumerate(new)
+                   if face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px]
+        for n, face in zip(settled, reader.read_both_ways(pyramid, [new[n] for n in settled], profile)):
+            new[n] = face
         for (k, _), face in zip(looks, new):
-            face = _one_look_more(pyramid, face, profile)
             count = count_pips(face, profile)
             if face.tile_score < profile.tile_threshold or face.moved > profile.settled_px or \
-                    count.confidence < profile.doubt_below or \
+                    count.confidence < profile.candidate_confidence or \
                     sorted(count.pips) == sorted(count_pips(faces[k], profile).pips) or \
                     _plane_fit(face, plane, profile) < profile.gap_fit or _on_another(face, k, faces, profile):
                 continue
             found.setdefault(k, []).append(face)
+        # one tile it lay across read surely: the other, the face's other half on it, may be read with doubt
+        found = {k: sorted(tiles, key=lambda face: -count_pips(face, profile).confidence)
+                 for k, tiles in found.items()
+                 if max(count_pips(face, profile).confidence for face in tiles) >= profile.doubt_below}
         if not found:
             break
         faces = list(faces)

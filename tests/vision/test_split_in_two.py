@@ -340,6 +340,22 @@ def test_a_six_s_half_read_as_a_three_three_gives_way_to_its_tile(monkeypatch, t
     assert np.allclose(halved[4].corners, END_TO_END[0][0])
 
 
+def test_a_double_whose_halves_are_each_read_as_a_whole_face_gives_way_to_its_tile(monkeypatch):
+    # a 4-4 seen steeply, each square half framed as a whole tile and read 2-2 (two pips each side of its middle):
+    # the tile twice the size of either holds the other too, and takes the place of both
+    halves = [FaceReading(geo.quad_of((x, 500), 0.0, WIDTH, WIDTH * 0.95), 0.99, (_in_a_line(2), _in_a_line(2)), 0.0,
+                          0.5) for x in (260, 340)]
+    assert [count_pips(f, Profile()).pips for f in halves] == [(2, 2), (2, 2)]
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader([(_tile(300, 500), (4, 4))]))
+    halved = splits._halved(PHOTO, TABLE + halves, Profile())
+    assert halved[:4] == TABLE and _pips(halved[4:]) == [(4, 4)]
+    assert np.allclose(halved[4].corners, _tile(300, 500))
+    # where the other face there reads no half of a tile, the look lies on another face: both stay
+    other = read_face(halves[1].corners, (6, 1))
+    assert not splits._a_half_read_whole(other, Profile())
+    assert splits._halved(PHOTO, TABLE + [halves[0], other], Profile()) == TABLE + [halves[0], other]
+
+
 def test_a_face_read_in_lines_stays_where_no_tile_twice_its_size_is_read(monkeypatch):
     face = FaceReading(geo.quad_of((340, 500), 0.0, WIDTH, WIDTH), 0.99, (_in_a_line(3), _in_a_line(3)), 0.0, 0.5)
     monkeypatch.setattr("companion.vision.read.read_outlines", _reader([]))

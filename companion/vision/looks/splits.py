@@ -318,7 +318,9 @@ def _halved(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> lis
     do (the reader read two tiles end to end as one, the logo tile and the tile against its end among them, or
     two tiles side by side seen steeply, whose square is of a tile's shape there). And each whole face whose
     halves read two or three pips in a line across it (``_a_half_read_whole``) is looked at as the tile twice its
-    size each of the four ways (``_doubled``): a look so that lies over it, judged as a half is, takes its place."""
+    size each of the four ways (``_doubled``): a look so that lies over it, judged as a half is, takes its place,
+    and the place of the tile's other half where that is read so too (a double's halves, each read as a whole
+    face)."""
     height, width = pyramid.levels[0].shape[:2]
     choosable, shaped, _ = _choosable(faces, profile)
     kept, _ = _one_per_face(choosable, width, height, profile, shaped)
@@ -335,9 +337,14 @@ def _halved(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> lis
     looks = iter([_one_look_more(pyramid, f, profile)
                   for f in reader.read_outlines(pyramid, outlines, profile, floor=profile.tile_threshold)])
     for face, ways in splits:
-        others = [f for f in faces if f is not face]
-        best, surest = None, -1.0
-        for way in ([next(looks) for _ in way] for way in ways):
+        best, surest, kept = None, -1.0, faces
+        for way in [[next(looks) for _ in way] for way in ways]:
+            if not any(f is face for f in faces):
+                break  # (the other half of a tile taken already)
+            # the tile twice a half's size may hold its other half, read as a whole face too (a double's halves)
+            others = [f for f in faces if f is not face and not (
+                len(way) == 1 and any(f is h for h in halves) and
+                geo.inside(f.corners, way[0].corners) > 1 - profile.same_face_overlap)]
             sure = min(count_pips(f, profile).confidence for f in way)
             if any(f.tile_score < profile.tile_threshold or f.moved > profile.settled_px for f in way) or \
                     sure < profile.candidate_confidence or sure <= surest or \
@@ -345,9 +352,9 @@ def _halved(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> lis
                     (len(way) == 1 and geo.inside(face.corners, way[0].corners) <= 1 - profile.same_face_overlap) or \
                     any(_on_another(f, -1, others, profile) for f in way):
                 continue
-            best, surest = way, sure
+            best, surest, kept = way, sure, others
         if best is not None:
-            faces = others + best
+            faces = kept + best
     return faces
 
 

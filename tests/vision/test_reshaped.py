@@ -437,6 +437,47 @@ def test_a_look_read_surely_takes_the_place_of_the_pieces_of_its_tile_framed_apa
     assert common._taken(_faces()[:-1] + sure, [look], 0, plane, Profile(), fit, [True])[-2:] == sure
 
 
+def test_a_place_on_pieces_of_a_tile_read_with_doubt_is_looked_through(monkeypatch):
+    pieces = [FaceReading(geo.quad_of((440, 300), 0.0, 0.75 * LENGTH, WIDTH), 0.93, (peaks(2, 0.55), peaks(3, 0.55)),
+                          0.0, 0.5),
+              FaceReading(geo.quad_of((520, 300), 0.0, 0.25 * LENGTH, WIDTH), 0.89, (peaks(1, 0.55), ()), 0.0, 0.5)]
+    looked = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return [_sure(MISSED, (4, 5)) for _ in quads]
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    plane = Plane(TABLE)
+    found = missing._found_at(None, _faces()[:-1] + pieces, [MISSED], 0, plane, Profile(), [True])
+    assert len(looked) == 1 and _count(found[-1]) == (4, 5) and len(found) == len(TABLE) + 1
+    # where one of them is read surely, the look could take neither's place: none is taken
+    looked.clear()
+    sure = [pieces[0], _sure(pieces[1].corners, (0, 1))]
+    assert missing._found_at(None, _faces()[:-1] + sure, [MISSED], 0, plane, Profile(), [True])[-2:] == sure
+    assert not looked
+
+
+def test_a_look_read_surely_takes_the_place_of_a_face_read_with_doubt_that_fits_as_well():
+    # the 460 tile read with doubt through an outline a little askew; a look read surely fits the plane about as
+    # well (the plane, told by few faces, cannot tell them apart)
+    askew = FaceReading(MISSED + [[0, 0], [0, 0], [10, -12], [10, -12]], 0.99, (peaks(2, 0.55), peaks(5)), 0.0, 0.5)
+    assert count_pips(askew, Profile()).confidence < Profile().doubt_below
+    look = _sure(MISSED, (4, 5))
+    plane = Plane(TABLE)
+    for askew_fit, taken in ((0.88, True), (0.98, False)):  # (fitting better by the margin, it stays)
+        fit = lambda face: 0.87 if face is look else askew_fit  # noqa: E731
+        found = common._taken(_faces()[:-1] + [askew], [look], 0, plane, Profile(), fit, [True])
+        assert (found[-1] is look) == taken and len(found) == len(TABLE) + 1
+    # a face read surely keeps its place, and a look read with doubt takes none
+    held = _sure(askew.corners, (2, 5))
+    fit = lambda face: 0.87 if face is look else 0.88  # noqa: E731
+    assert common._taken(_faces()[:-1] + [held], [look], 0, plane, Profile(), fit, [True])[-1] is held
+    doubtful = FaceReading(MISSED, 0.99, (peaks(4), peaks(5, heats=(0.97,) * 4 + (0.7,))), 0.0, 0.5)
+    fit = lambda face: 0.87 if face is doubtful else 0.88  # noqa: E731
+    assert common._taken(_faces()[:-1] + [askew], [doubtful], 0, plane, Profile(), fit)[-1] is askew
+
+
 def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_plane(monkeypatch):
     monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     faces = _faces()[:-1]

@@ -138,7 +138,10 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
         elif under and not _on_another(face, -1, found, profile, under) and face_fit >= profile.candidate_fit and \
                 (len(under) == 1 or confidence >= profile.doubt_below) and all(
                     (count_pips(found[k], profile).confidence < profile.doubt_below if alone
-                     else fit(found[k]) + profile.fit_margin < face_fit) and
+                     else fit(found[k]) + profile.fit_margin < face_fit or
+                     # (read surely, it takes the place of a face read with doubt that fits no better by the margin)
+                     confidence >= profile.doubt_below > count_pips(found[k], profile).confidence and
+                     fit(found[k]) < face_fit + profile.fit_margin) and
                     count_pips(found[k], profile).confidence < confidence for k in under):
             found[under[0]] = face  # (read surely, it takes the place of pieces of the one tile framed apart)
             found[:] = [other for k, other in enumerate(found) if k not in under[1:]]

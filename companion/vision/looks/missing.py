@@ -159,7 +159,9 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     or the reader missed if it lies on no other tile; if it lies on one face only, fits at least
     ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
     of its pips, it replaces that face (an outline across this tile and the next); read surely, it replaces
-    several such faces it lies on (pieces of one tile framed apart). Where a look found or replaced
+    several such faces it lies on (pieces of one tile framed apart), and a face read with doubt that fits the
+    plane no better by that margin (a frame a little askew: a plane told by few faces cannot tell them apart).
+    Where a look found or replaced
     a tile, the gaps and ends it makes are looked at in turn, and the next tile where the face it replaced lay
     beyond its end or beside it (``_past_the_replaced``), at most ``profile.end_rounds`` times (a line that goes
     on, a row it closes with room left, the other tile of the outline across two). ``profile.gap_most`` 0 turns
@@ -328,15 +330,17 @@ def _found_at(pyramid: Pyramid, found: list[FaceReading], places: list[np.ndarra
     ``profile.shaped_tile_threshold``) counts as whole where ``assemble`` would keep it: of a tile's shape there
     (``profile.shaped_fit``), its pips read surely. A whole look, settled, whose pips are in doubt is judged on
     its four looks (``read_both_ways``) before it is taken or left: a tile with a blank half the detector all but
-    missed reads so at times, and must be read surely there. A place on two whole faces, or on one that fits the
-    plane too closely to be replaced, takes no look."""
+    missed reads so at times, and must be read surely there. A place on a whole face that fits the plane too
+    closely to be replaced, or on two whole faces (but pieces of one tile, each read with doubt), takes no look."""
     fit = _fit_to(plane, profile)
     unjudged = len(plane.sure) < 2  # (nothing tells a tile's shape: see ``_taken``)
     # a look through a place on a whole face stays on it (looks move little), so it can only take that face's
-    # place: a place on two whole faces, or on one fitting the plane too well to be replaced, takes no look
+    # place: a place on one fitting the plane too well to be replaced (a look replaces a face it fits better by
+    # ``fit_margin``), or on two, takes no look; but a look read surely replaces the pieces of one tile read
+    # with doubt
     whole = [f for f in found if f.tile_score >= profile.tile_threshold]
-    # (a look replaces a face it fits better by ``fit_margin``)
-    free = [not on or len(on) == 1 and (unjudged or fit(on[0]) + profile.fit_margin < 1.0)
+    free = [not on or (len(on) == 1 or all(count_pips(f, profile).confidence < profile.doubt_below for f in on))
+            and all(unjudged or fit(f) + profile.fit_margin < 1.0 for f in on)
             for on in _faces_on(places, whole, profile.same_face_overlap)]
     strict = [k < len(strict) and strict[k] for k, ok in enumerate(free) if ok]
     places, guesses = [q for q, ok in zip(places, free) if ok], sum(free[:guesses])

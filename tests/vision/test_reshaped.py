@@ -757,8 +757,8 @@ def test_a_double_read_across_two_tiles_of_a_line_gives_way_to_them(monkeypatch)
 
 
 def test_a_double_read_across_two_tiles_half_a_tile_short_of_a_line_that_turns_at_a_crosswise_double(monkeypatch):
-    # the line above begins at a 3-3 laid crosswise, against the 3-5's end: the 3-5 touches no tile end to end,
-    # but it is a line of play all the same
+    # the line of the test above, begun at a 3-3 laid crosswise against the 3-5's end: the 3-5 touches no tile end
+    # to end, but it is a line of play all the same
     line = {x: _tile(x, 500) for x in (260, 420, 580)}
     pips = {260: (3, 5), 420: (5, 2), 580: (2, 6)}
 
@@ -778,7 +778,7 @@ def test_a_double_read_across_two_tiles_half_a_tile_short_of_a_line_that_turns_a
 
 
 def test_of_the_two_tiles_a_double_lay_across_one_read_surely_lets_the_other_be_read_with_doubt(monkeypatch):
-    # the line of the test above; the look at the 2-6 reads its six with doubt (a far tile, small in the photo)
+    # the line of the first of these tests; the look at the 2-6 reads its six with doubt (far off, small in the photo)
     line = {x: _tile(x, 500) for x in (100, 260, 420, 580)}
     doubtful = (peaks(2), peaks(6, heats=(0.97,) * 5 + (0.7,)))
     assert Profile().candidate_confidence <= count_pips(FaceReading(line[580], 0.99, doubtful, 0.0, 0.5),

@@ -315,3 +315,60 @@ def test_a_saved_run_read_again_differs_in_nothing(bench, tmp_path, capsys):
     with pytest.raises(SystemExit):
         bench.main(run + ["--save", str(tmp_path / "none" / "run.json")])
     assert "no folder for the saved run" in capsys.readouterr().err
+
+
+TILE = [[0, 0], [0, 50], [100, 50], [100, 0]]  # 100 long along x, 50 wide
+
+
+def _moved_by(quad, dx, dy):
+    return [[x + dx, y + dy] for x, y in quad]
+
+
+def test_a_tile_lost_is_classed_by_the_faces_read_on_it_and_around_it():
+    pytest.importorskip("companion.scanner")
+    lost_as = _load("lost_tiles").lost_as
+    tile = TILE
+    assert lost_as(tile, (2, 5), [(tile, (5, 2), True)]) == "read right, left out"
+    assert lost_as(tile, (2, 5), [(tile, (2, 4), True)]) == "read wrong"
+    assert lost_as(tile, (2, 5), [(tile, (2, 4), True), (_moved_by(tile, 5, 0), (2, 5), True)]) == \
+        "read right, left out"
+    assert lost_as(tile, (2, 5), [(tile, (2, 5), False)]) == "read as no tile"
+    # half a tile along it (IoU 1/3): across the junction with the next tile; half a width across: beside it
+    assert lost_as(tile, (2, 5), [(_moved_by(tile, 50, 0), (5, 3), True)]) == "read across two tiles end to end"
+    assert lost_as(tile, (2, 5), [(_moved_by(tile, -50, 0), (1, 2), False)]) == "read across two tiles end to end"
+    assert lost_as(tile, (2, 5), [(_moved_by(tile, 0, 25), (2, 5), True)]) == "read across two tiles side by side"
+    twice = [[-50, -25], [-50, 75], [150, 75], [150, -25]]  # a face twice its size around it
+    assert lost_as(tile, (2, 5), [(twice, (2, 2), True)]) == "framed otherwise"
+    # the same along a tile lying the other way
+    upright = [[0, 0], [50, 0], [50, 100], [0, 100]]
+    assert lost_as(upright, (2, 5), [(_moved_by(upright, 0, 50), (5, 3), True)]) == "read across two tiles end to end"
+    assert lost_as(tile, (2, 5), [(_moved_by(tile, 300, 0), (2, 5), True)]) == "not seen"
+    assert lost_as(tile, (2, 5), []) == "not seen"
+
+
+def test_the_tiles_lost_in_a_folder_are_counted_by_class_and_the_scan_left_as_it_was(tmp_path, capsys):
+    pytest.importorskip("companion.scanner")
+    import companion.vision as vision
+    make, lost = _load("make_photos"), _load("lost_tiles")
+    assemble = vision.assemble
+    assert make.main([str(tmp_path), "--count", "1", "--seed-start", "7", "--size", "320x240", "--kind", "hand"]) == 0
+    label_path = next(tmp_path.glob("*.json"))
+    label = json.loads(label_path.read_text())
+    # a tile labelled where the photo shows only the ground beside the others: missed, and nothing read there
+    tiles = [t for t in label["tiles"] if not t["partial"]]
+    xs = [x for t in tiles for x, _ in t["corners"]]
+    far = 0 if min(xs) > 70 else 250 if max(xs) < 250 else None
+    if far is None:
+        pytest.skip("the rendered hand leaves no free strip")
+    label["tiles"].append({"pips": [6, 6], "partial": False,
+                           "corners": [[far, 10], [far, 30], [far + 40, 30], [far + 40, 10]]})
+    label_path.write_text(json.dumps(label))
+    capsys.readouterr()
+    assert lost.main(["--folder", str(tmp_path), "--list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:3] == ["tiles", "lost", "all"] and out[0].endswith("not seen")
+    folder, kind, listed = out[1].split(), out[2].split(), out[3:]
+    assert folder[1] == str(len(listed)) and kind[:3] == ["of", "which", "hand"] and kind[3:] == folder[1:]
+    assert int(folder[-1]) >= 1  # the last column: not seen
+    assert f"{label['file']} (hand): 6-6 missed, not seen" in out
+    assert vision.assemble is assemble

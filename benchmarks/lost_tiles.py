@@ -18,7 +18,7 @@ outline, their intersection over their union):
   steeply);
 - read across two tiles side by side: that face lies off it across instead (0.3 to 0.7 of its width, less than 0.3
   of its length along);
-- framed otherwise: the face most on it overlaps it so, but neither way (a half, a face twice its size);
+- framed otherwise: the face most on it overlaps it so, but neither way (a face twice its size, or askew);
 - not seen: no face read overlaps it by IoU 0.2.
 
 It prints how many tiles of each class were lost, folder by folder, in all, and kind by kind (the columns name the
@@ -50,7 +50,7 @@ from companion.vision.read import count_pips  # noqa: E402
 
 CLASSES = ("read right, left out", "read wrong", "read as no tile", "read across two tiles end to end",
            "read across two tiles side by side", "framed otherwise", "not seen")
-SHORT = ("right, left out", "wrong", "no tile", "across, end to end", "across, side by side", "framed so", "not seen")
+SHORT = ("right, left out", "wrong", "no tile", "across two end to end", "across two side by side", "other", "unseen")
 WIDTHS = [len(name) + 2 for name in SHORT]
 HEADER = f"{'tiles lost':<28} {'all':>5}" + "".join(f"{name:>{width}}" for name, width in zip(SHORT, WIDTHS))
 ON_IT, NEAR_IT = 0.5, 0.2  # IoU of a face that holds a tile, and of one that lies partly on it

@@ -366,9 +366,9 @@ def test_the_tiles_lost_in_a_folder_are_counted_by_class_and_the_scan_left_as_it
     capsys.readouterr()
     assert lost.main(["--folder", str(tmp_path), "--list"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].split()[:3] == ["tiles", "lost", "all"] and out[0].endswith("not seen")
+    assert out[0].split()[:3] == ["tiles", "lost", "all"] and out[0].endswith("unseen")
     folder, kind, listed = out[1].split(), out[2].split(), out[3:]
     assert folder[1] == str(len(listed)) and kind[:3] == ["of", "which", "hand"] and kind[3:] == folder[1:]
-    assert int(folder[-1]) >= 1  # the last column: not seen
+    assert int(folder[-1]) >= 1  # the last column: not seen at all
     assert f"{label['file']} (hand): 6-6 missed, not seen" in out
     assert vision.assemble is assemble

@@ -1,7 +1,8 @@
 """Where the tiles a scan got wrong were lost: each whole labelled tile that a scan missed or misread, put in a
 class by the faces the networks read there before ``assemble`` chose among them.
 
-    .venv/bin/python benchmarks/lost_tiles.py --folder DIR [--folder DIR ...] [--list]
+    .venv/bin/python benchmarks/lost_tiles.py --folder DIR [--folder DIR ...] [--list] [--detector FILE]
+                                              [--reader FILE]
 
 Photos: the labelled ones stored in each folder (``make_photos.py``'s, or a ``scan_benchmark.py --fresh-dir``).
 Each is scanned and scored as ``scan_benchmark.py`` does (``scan_photo``, ``compare``); the faces the networks read
@@ -22,7 +23,8 @@ outline, their intersection over their union):
 - not seen: no face read overlaps it by IoU 0.2.
 
 It prints how many tiles of each class were lost, folder by folder, in all, and kind by kind (the columns name the
-classes short); ``--list`` adds a line for each tile.
+classes short); ``--list`` adds a line for each tile. ``--detector FILE`` and ``--reader FILE`` read with other
+networks, as ``scan_benchmark.py`` does: whether a new pair reads fewer tiles across two, say.
 """
 
 from __future__ import annotations
@@ -37,7 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from scan_benchmark import compare, folder_problem  # noqa: E402  (sets OpenCV's pixel limit first)
+# (scan_benchmark first: it sets OpenCV's pixel limit before cv2 loads)
+from scan_benchmark import compare, folder_problem, networks_asked, with_networks  # noqa: E402
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
@@ -141,12 +144,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folder", type=Path, action="append", required=True, help="labelled photos (repeatable)")
     ap.add_argument("--profile", default=None, help="profile to read with (default giant-wood)")
     ap.add_argument("--list", action="store_true", help="also a line for each tile lost")
+    ap.add_argument("--detector", type=Path, default=None, help="read with this detector .onnx (a trained one)")
+    ap.add_argument("--reader", type=Path, default=None, help="read with this reader .onnx (a trained one)")
     args = ap.parse_args(argv)
     for folder in args.folder:
         problem = folder_problem(folder)
         if problem:
             ap.error(problem)
-    profile = load_profile(args.profile)
+    profile = with_networks(load_profile(args.profile), networks_asked(ap, args.detector, args.reader))
     everything = []
     print(HEADER)
     with CaughtFaces() as caught:

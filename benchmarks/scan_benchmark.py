@@ -395,6 +395,16 @@ def bench_fresh(count: int, seed_start: int, profile, exif: float = 0.1, kinds: 
     return by_kind
 
 
+def networks_asked(ap: argparse.ArgumentParser, detector: Path | None, reader: Path | None) -> dict[str, str]:
+    """The network files ``--detector`` and ``--reader`` name, for ``with_networks``; ``ap`` errors on a missing one."""
+    networks = {kind: str(path.resolve()) for kind, path in (("detector", detector), ("reader", reader))
+                if path is not None}
+    for path in networks.values():
+        if not Path(path).is_file():
+            ap.error(f"no network file {path}")
+    return networks
+
+
 def with_networks(profile, networks: dict[str, str]):
     """``profile`` reading with other network files (``{"detector": PATH, "reader": PATH}``, either or none)."""
     return replace(profile, **networks) if profile is not None and networks else profile
@@ -548,11 +558,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--against", type=Path, default=None,
                     help="name the photos read otherwise than in this file written by --save")
     args = ap.parse_args(argv)
-    networks = {kind: str(path.resolve()) for kind, path in (("detector", args.detector), ("reader", args.reader))
-                if path is not None}
-    for path in networks.values():
-        if not Path(path).is_file():
-            ap.error(f"no network file {path}")
+    networks = networks_asked(ap, args.detector, args.reader)
     for folder in args.folder:
         problem = folder_problem(folder)
         if problem:

@@ -372,3 +372,6 @@ def test_the_tiles_lost_in_a_folder_are_counted_by_class_and_the_scan_left_as_it
     assert int(folder[-1]) >= 1  # the last column: not seen at all
     assert f"{label['file']} (hand): 6-6 missed, not seen" in out
     assert vision.assemble is assemble
+    with pytest.raises(SystemExit):  # other networks, as scan_benchmark.py takes them: a missing one by name
+        lost.main(["--folder", str(tmp_path), "--reader", str(tmp_path / "none.onnx")])
+    assert "no network file" in capsys.readouterr().err

@@ -40,9 +40,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 # (scan_benchmark first: it sets OpenCV's pixel limit before cv2 loads)
-from scan_benchmark import compare, folder_problem, networks_asked, with_networks  # noqa: E402
+from scan_benchmark import _same, compare, folder_problem, networks_asked, with_networks  # noqa: E402
 
-import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 import companion.vision as vision  # noqa: E402
@@ -59,19 +58,11 @@ HEADER = f"{'tiles lost':<28} {'all':>5}" + "".join(f"{name:>{width}}" for name,
 ON_IT, NEAR_IT = 0.5, 0.2  # IoU of a face that holds a tile, and of one that lies partly on it
 
 
-def iou(a: np.ndarray, b: np.ndarray) -> float:
-    """The intersection over the union of two convex outlines (4 x 2)."""
-    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
-    shared, _ = cv2.intersectConvexConvex(a, b)
-    union = cv2.contourArea(a) + cv2.contourArea(b) - shared
-    return float(shared / union) if union > 0 else 0.0
-
-
 def lost_as(tile: np.ndarray, pips: tuple[int, int], faces: list[tuple[np.ndarray, tuple[int, int], bool]]) -> str:
     """The class (of ``CLASSES``) of a labelled tile (outline ``tile``, ``pips``) that a scan missed or misread, by the
     ``faces`` read in the photo (outline, pips, whether the reader took it for a whole tile)."""
-    seen = [(iou(q, tile), q, p, is_whole) for q, p, is_whole in faces]
-    if any(o >= ON_IT and is_whole and sorted(p) == sorted(pips) for o, _, p, is_whole in seen):
+    seen = [(geo.iou(q, tile), q, p, is_whole) for q, p, is_whole in faces]
+    if any(o >= ON_IT and is_whole and _same(p, pips) for o, _, p, is_whole in seen):
         return "read right, left out"
     if any(o >= ON_IT and is_whole for o, _, _, is_whole in seen):
         return "read wrong"
@@ -123,7 +114,7 @@ def lost_in(folder: Path, profile, caught: CaughtFaces) -> list[dict]:
                 continue
             if li not in matched:
                 problem = "missed"
-            elif sorted(scan["tiles"][matched[li]]["pips"]) != sorted(tile["pips"]):
+            elif not _same(scan["tiles"][matched[li]]["pips"], tile["pips"]):
                 problem = "misread"
             else:
                 continue

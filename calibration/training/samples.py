@@ -139,6 +139,7 @@ class PoolPhoto:
                                "pips_xy": [np.asarray(h, float).reshape(-1, 2) for h in t["pips_xy"]],
                                "partial": bool(t["partial"])})
         self.lengths = [geo.frame_of(t["corners"])[2] for t in self.tiles]
+        self.straddles = straddles([t["corners"] for t in self.tiles if not t["partial"]])
         self.guesses: dict[int, list] = {}
         self.strays: list = []
         for c in candidates or []:
@@ -148,6 +149,27 @@ class PoolPhoto:
                 self.guesses.setdefault(c["tile"], []).append(frame)
             elif c["tile"] == -1:  # (-2: on a tile, but too far off to learn from)
                 self.strays.append(frame)
+
+
+def straddles(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """Outlines across two tiles that touch, end to end (a half of each, the seam at the middle) or side by side
+    (a long half of each): what the detector guesses in rows of touching tiles seen steeply, and what the reader
+    must take for no tile. Each is the mean of the two outlines' matching corners."""
+    frames = [geo.frame_of(q) for q in quads]
+    out = []
+    for i, (qa, (ca, angle, length, width)) in enumerate(zip(quads, frames)):
+        u = np.array([math.cos(angle), math.sin(angle)])
+        v = np.array([-u[1], u[0]])
+        for qb, (cb, angle_b, _, _) in zip(quads[i + 1:], frames[i + 1:]):
+            if abs((angle - angle_b + math.pi / 2) % math.pi - math.pi / 2) > math.radians(15):
+                continue
+            along, across = abs((cb - ca) @ u), abs((cb - ca) @ v)
+            if (0.85 * length < along < 1.25 * length and across < 0.35 * width) or \
+                    (along < 0.35 * length and 0.85 * width < across < 1.4 * width):
+                shift = cb - ca
+                turn = min(range(4), key=lambda r: float(np.abs(np.roll(qb, -r, axis=0) - qa - shift).sum()))
+                out.append((qa + np.roll(qb, -turn, axis=0)) / 2)
+    return out
 
 
 def _gauss_map(points: np.ndarray, shape: tuple[int, int], sigma: float) -> np.ndarray:
@@ -199,13 +221,15 @@ def _off_quad(q: np.ndarray, length: float, j: float, rng: np.random.Generator) 
     return out
 
 
-def reader_sample(photo: PoolPhoto, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, tuple, float]:
+def reader_sample(photo: PoolPhoto, rng: np.random.Generator,
+                  straddle_share: float = 0.0) -> tuple[np.ndarray, np.ndarray, tuple, float]:
     """``(crop, maps (5, H/2, W/2): pips then corners 0-3, (is a tile, is a logo tile) (0/1 each), weight of
-    the maps (0/1))``."""
+    the maps (0/1))``; ``straddle_share`` of the negatives of a photo with touching tiles lie across two of
+    them (``straddles``)."""
     mh, mw = geo.CROP_H // READ_STRIDE, geo.CROP_W // READ_STRIDE
     empty = np.zeros((5, mh, mw), np.float32)
     if not photo.tiles or rng.random() < 0.3:
-        return _negative(photo, rng), empty, (0.0, 0.0), 0.0
+        return _negative(photo, rng, straddle_share), empty, (0.0, 0.0), 0.0
     k = int(rng.integers(0, len(photo.tiles)))
     tile = photo.tiles[k]
     q, halves = tile["corners"], tile["pips_xy"]
@@ -234,8 +258,19 @@ def reader_sample(photo: PoolPhoto, rng: np.random.Generator) -> tuple[np.ndarra
     return jitter_colour(crop, rng), maps, (1.0, logo), 1.0
 
 
-def _negative(photo: PoolPhoto, rng: np.random.Generator) -> np.ndarray:
-    """A crop that is not one tile: half of one and what lies beyond, two at once, one turned across, or ground."""
+def _negative(photo: PoolPhoto, rng: np.random.Generator, straddle_share: float = 0.0) -> np.ndarray:
+    """A crop that is not one tile: across two touching tiles, half of one and what lies beyond, two at once, one
+    turned across, or ground."""
+    if photo.straddles and rng.random() < straddle_share:
+        q = photo.straddles[int(rng.integers(0, len(photo.straddles)))]
+        if rng.random() < 0.5:
+            q = q[[2, 3, 0, 1]]
+        centre, angle, length, width = geo.frame_of(q)
+        if rng.random() < 0.5:  # a first look: the detector's frame there, as near as its good guesses
+            matrix = geo.frame_to_crop(*_off_frame(centre, angle, length, width, 1.0, rng))
+        else:  # a later look, through corners found across the two
+            matrix = geo.quad_to_crop(_off_quad(q, length, float(rng.choice(JITTER)), rng))
+        return jitter_colour(_crop(photo, matrix, length), rng)
     if photo.strays and rng.random() < 0.5:  # what the detector took for a tile
         centre, angle, length, width = photo.strays[int(rng.integers(0, len(photo.strays)))]
         matrix = geo.frame_to_crop(centre, angle + (math.pi if rng.random() < 0.5 else 0.0), length, width)

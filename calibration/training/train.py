@@ -12,7 +12,8 @@ weights (a second round, after ``mine.py``), ``--init NETWORK.onnx`` from a ship
 ``--widths`` and ``--neck`` where those are smaller (``narrow.py``). ``--teacher NETWORK.onnx`` adds to the loss
 how far the outputs lie from that network's (distillation). ``--export-only`` writes the ONNX file from the
 checkpoint. ``--freeze-norms`` keeps the batch norms' statistics fixed (a short round from a shipped network
-on photos of one kind). One photo in fifty (by seed) is never trained on; the losses on those are printed as
+on photos of one kind). ``--straddles SHARE`` (the reader) makes that share of the negatives of a photo with
+touching tiles outlines across two of them (``samples.straddles``). One photo in fifty (by seed) is never trained on; the losses on those are printed as
 it goes.
 """
 
@@ -86,8 +87,9 @@ class ReaderBatches(IterableDataset):
     """Crops from a pool of decoded photos, a few of which are replaced for every batch."""
 
     def __init__(self, data: Path, batch: int, seed: int, held_out: bool = False, pool: int = 40,
-                 refresh: int = 3) -> None:
+                 refresh: int = 3, straddle_share: float = 0.0) -> None:
         self.data, self.batch, self.seed, self.held_out = data, batch, seed, held_out
+        self.straddle_share = straddle_share
         self.pool_size, self.refresh = pool, refresh
         self.labels = _photos(data, held_out)
 
@@ -109,7 +111,8 @@ class ReaderBatches(IterableDataset):
                 pool[int(rng.integers(0, len(pool)))] = self._load(rng)
             xs, maps, kinds, weights = [], [], [], []
             for _ in range(self.batch):
-                x, m, kind, weight = samples.reader_sample(pool[int(rng.integers(0, len(pool)))], rng)
+                x, m, kind, weight = samples.reader_sample(pool[int(rng.integers(0, len(pool)))], rng,
+                                                               self.straddle_share)
                 xs.append(x), maps.append(m), kinds.append(kind), weights.append(weight)
             yield (_to_tensor(xs), torch.from_numpy(np.stack(maps)), torch.tensor(kinds, dtype=torch.float32),
                    torch.tensor(weights, dtype=torch.float32))
@@ -306,7 +309,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--teacher-share", type=float, default=1.0)
     ap.add_argument("--freeze-norms", action="store_true",
                     help="keep the batch norms' statistics as they are (a short round from a shipped network)")
+    ap.add_argument("--straddles", type=float, default=0.0, metavar="SHARE",
+                    help="the reader: this share (0 to 1) of the negatives of a photo with touching tiles lie across "
+                         "two of them (default 0)")
     args = ap.parse_args(argv)
+    if not 0.0 <= args.straddles <= 1.0:
+        ap.error(f"--straddles: a share from 0 to 1, not {args.straddles}")
+    if args.straddles and args.kind != "reader":
+        ap.error("--straddles: only the reader learns from outlines across two tiles")
     stages = 5 if args.kind == "detector" else 4
     if args.widths and len(args.widths) != stages:
         ap.error(f"--widths: the {args.kind} has {stages} stages, not {len(args.widths)}")
@@ -346,8 +356,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.export_only:
         print(export(net, args.kind, args.out))
         return 0
-    make = DetectorBatches if detector else ReaderBatches
-    train, held = make(args.data, batch, args.seed), make(args.data, batch, 12345, held_out=True)
+    if detector:
+        train, held = DetectorBatches(args.data, batch, args.seed), DetectorBatches(args.data, batch, 12345, True)
+    else:
+        train = ReaderBatches(args.data, batch, args.seed, straddle_share=args.straddles)
+        held = ReaderBatches(args.data, batch, 12345, held_out=True, straddle_share=args.straddles)
     print(f"{args.kind}: {len(train.labels)} photos to train on, {len(held.labels)} held out; {steps} steps of {batch}",
           flush=True)
     loader = iter(DataLoader(train, batch_size=None, num_workers=1, prefetch_factor=4))

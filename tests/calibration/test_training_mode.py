@@ -32,3 +32,13 @@ def test_frozen_norms_without_a_network_to_start_from_are_refused(tmp_path, caps
     with pytest.raises(SystemExit):
         main(["reader", str(tmp_path), "--freeze-norms", "--steps", "1"])
     assert "--freeze-norms needs --init" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, said", [(["reader", "--straddles", "1.5"], "a share from 0 to 1"),
+                                        (["detector", "--straddles", "0.4"], "only the reader")])
+def test_a_straddles_share_out_of_range_or_for_the_detector_is_refused(tmp_path, capsys, argv, said):
+    from calibration.training.train import main
+
+    with pytest.raises(SystemExit):
+        main([argv[0], str(tmp_path), *argv[1:], "--steps", "1"])
+    assert said in capsys.readouterr().err

@@ -31,11 +31,11 @@ Real photos come from ``../shared/real-photos/`` beside the repository (``--real
 
 ``--folder DIR`` (repeatable) reads the labelled photos stored in a folder as they are (a ``--fresh-dir``, or
 ``make_photos.py``'s), folder by folder, then all together, kind by kind and by the camera's tilt from straight
-down (0-19, 20-39, 40 degrees or more; ``--by-tag`` gives the fresh photos so too): a held-out set measured
-without rendering it again, and enough photos of a kind (hundreds) to tell a point or two apart, which the 38 or
-so of a kind among the fresh 300 cannot. For the fresh photos and the stored ones alike, three lines tell whether
-a scan says so where it may be wrong: the misread tiles read with doubt, the photos read wrong that mark a tile or
-warn, and the tiles cut by the border named in a warning.
+down (0-19, 20-39, 40 degrees or more) and by the set's style (``--by-tag`` gives the fresh photos so too): a
+held-out set measured without rendering it again, and enough photos of a kind (hundreds) to tell a point or two
+apart, which the 38 or so of a kind among the fresh 300 cannot. For the fresh photos and the stored ones alike,
+three lines tell whether a scan says so where it may be wrong: the misread tiles read with doubt, the photos read
+wrong that mark a tile or warn, and the tiles cut by the border named in a warning.
 
 ``--detector FILE`` and ``--reader FILE`` read every photo with other networks (say, ones just trained by
 ``calibration.training.train --out DIR``) in place of the shipped ones.
@@ -300,6 +300,16 @@ def by_tilt(results: list[PhotoResult]) -> list[str]:
             span = f"{low} or more" if high == np.inf else f"{low}-{high - 1}"
             rows.append(summarize(f"  tilted {span} degrees", within))
     return rows
+
+
+def by_style(results: list[PhotoResult]) -> list[str]:
+    """Rows of ``results`` by the set's style (a synthetic label's ``style``: pine with black pips, dark wood with
+    light pips, ...), where they hold more than one: how a set looks decides how far its pips stand out."""
+    styles = sorted({r.label["style"] for r in results if r.label.get("style")})  # type: ignore[attr-defined]
+    if len(styles) < 2:
+        return []
+    return [summarize(f"  set {style}", [r for r in results if r.label.get("style") == style])  # type: ignore
+            for style in styles]
 
 
 HEADER = (f"{'dataset':<28} {'photos':>6} {'tiles':>6} {'recall':>8} {'precision':>9} {'values':>8} "
@@ -598,7 +608,7 @@ def main(argv: list[str] | None = None) -> int:
             tags = sorted({t for r in fresh for t in r.label["tags"]} - set(by_kind))  # type: ignore[attr-defined]
             for tag in tags:
                 rows.append(summarize(f"  tagged {tag}", [r for r in fresh if tag in r.label["tags"]]))  # type: ignore[attr-defined]
-            for row in by_tilt(fresh):
+            for row in by_tilt(fresh) + by_style(fresh):
                 rows.append(row)
         everything += fresh
         keyed += [(f"fresh/{r.name}", r) for r in fresh]
@@ -613,7 +623,7 @@ def main(argv: list[str] | None = None) -> int:
         kinds = [r.label.get("kind", "?") for r in stored]  # type: ignore[attr-defined]
         for kind in sorted(set(kinds)):
             rows.append(summarize(f"  of which {kind}", [r for r, k in zip(stored, kinds) if k == kind]))
-        for row in by_tilt(stored):
+        for row in by_tilt(stored) + by_style(stored):
             rows.append(row)
         everything += stored
     if not args.no_real:

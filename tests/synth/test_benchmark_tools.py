@@ -128,6 +128,7 @@ def test_labelled_photos_stored_in_folders_are_measured_together_and_by_kind(ben
     assert [row[:3] for row in rows[1:4]] == [["folder", "hand", "1"], ["folder", "crowd", "1"], ["2", "folders", "2"]]
     assert [row[:4] for row in rows[4:6]] == [["of", "which", "crowd", "1"], ["of", "which", "hand", "1"]]
     assert rows[6][0] == "tilted" and sum(int(row[-9]) for row in rows if row[:1] == ["tilted"]) == 2
+    assert sum(int(row[-9]) for row in rows if row[:1] == ["set"]) == 2  # by style (seeds 7 and 8: two)
     assert any(row[:5] == ["photos", "that", "say", "so", "(a"] and "stored:" in row for row in rows)
     with pytest.raises(SystemExit):
         bench.main(["--fresh", "0", "--folder", str(tmp_path / "none")])
@@ -375,3 +376,20 @@ def test_the_tiles_lost_in_a_folder_are_counted_by_class_and_the_scan_left_as_it
     with pytest.raises(SystemExit):  # other networks, as scan_benchmark.py takes them: a missing one by name
         lost.main(["--folder", str(tmp_path), "--reader", str(tmp_path / "none.onnx")])
     assert "no network file" in capsys.readouterr().err
+
+
+def test_photos_are_measured_by_the_sets_style_where_they_hold_more_than_one(bench):
+    def result(style, right):
+        label = {"tiles": [{"pips": [6, 4], "corners": SQUARE, "partial": False}]}
+        if style is not None:
+            label["style"] = style
+        r = bench.compare(label, {"tiles": [_det([6, 4] if right else [6, 3], SQUARE)]}, "x")
+        r.label = label
+        return r
+
+    dark, pine = "giant-wood/dark-light", "giant-wood/pine-black"
+    rows = [row.split() for row in bench.by_style([result(dark, False), result(pine, True), result(dark, True),
+                                                   result(None, False)])]
+    # (each row's style, photos and hand exact)
+    assert [(row[1], row[-9], row[-4]) for row in rows] == [(dark, "2", "50.00%"), (pine, "1", "100.00%")]
+    assert bench.by_style([result(pine, True), result(None, True)]) == []  # one style: no rows

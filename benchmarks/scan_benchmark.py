@@ -305,11 +305,13 @@ def by_tilt(results: list[PhotoResult]) -> list[str]:
 def by_style(results: list[PhotoResult]) -> list[str]:
     """Rows of ``results`` by the set's style (a synthetic label's ``style``: pine with black pips, dark wood with
     light pips, ...), where they hold more than one: how a set looks decides how far its pips stand out."""
-    styles = sorted({r.label["style"] for r in results if r.label.get("style")})  # type: ignore[attr-defined]
+    def style(r: PhotoResult) -> str:  # ("giant-wood/dark-light": a style the generator drew; "dark-light" asked)
+        return str(r.label.get("style") or "").split("/")[-1]  # type: ignore[attr-defined]
+
+    styles = sorted({style(r) for r in results} - {""})
     if len(styles) < 2:
         return []
-    return [summarize(f"  set {style}", [r for r in results if r.label.get("style") == style])  # type: ignore
-            for style in styles]
+    return [summarize(f"  set {name}", [r for r in results if style(r) == name]) for name in styles]
 
 
 HEADER = (f"{'dataset':<28} {'photos':>6} {'tiles':>6} {'recall':>8} {'precision':>9} {'values':>8} "

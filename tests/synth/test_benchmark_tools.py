@@ -391,5 +391,6 @@ def test_photos_are_measured_by_the_sets_style_where_they_hold_more_than_one(ben
     rows = [row.split() for row in bench.by_style([result(dark, False), result(pine, True), result(dark, True),
                                                    result(None, False)])]
     # (each row's style, photos and hand exact)
-    assert [(row[1], row[-9], row[-4]) for row in rows] == [(dark, "2", "50.00%"), (pine, "1", "100.00%")]
-    assert bench.by_style([result(pine, True), result(None, True)]) == []  # one style: no rows
+    assert [(row[1], row[-9], row[-4]) for row in rows] == [("dark-light", "2", "50.00%"),
+                                                            ("pine-black", "1", "100.00%")]
+    assert bench.by_style([result(pine, True), result("pine-black", True), result(None, True)]) == []  # one style

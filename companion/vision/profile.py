@@ -68,6 +68,14 @@ class Profile:
     # of the tiles read right on the tuning photos, 99% lie within 0.17
     pip_symmetry: float = 0.2
     asymmetric_confidence: float = 0.4
+    # a set's pips are all lighter or all darker than its wood, so a mark of the other shade (a dark knot on a tile
+    # with light pips, glare on one with dark pips) is no pip: where at least two pips of a face at least
+    # ``shade_sure`` hot lie ``shade_apart`` (a fraction of white) or more to one side of the wood's shade, a
+    # fainter pip (still ``pip_threshold`` hot) ``shade_other`` or more to the other side is no pip (``shade_apart``
+    # 0: no such rule)
+    shade_sure: float = 0.85
+    shade_apart: float = 0.06
+    shade_other: float = 0.02
     # a lone pip this far from the middle of its half (tile widths) is a stray mark, not a one (double-six only;
     # 0: never): a one's pip lies at the middle, and the corner pips of larger faces about 0.35 from it. Of the
     # lone pips of the faces read as whole tiles in the 1,000 fresh photos of seeds 50000+, 91% lie within 0.05
@@ -252,7 +260,8 @@ class Profile:
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
                     "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
                     "straddle_sides", "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below",
-                    "border_heat", "border_tile_sure", "twin_tile_sure", "weak_heat"):
+                    "border_heat", "border_tile_sure", "twin_tile_sure", "weak_heat", "shade_sure", "shade_apart",
+                    "shade_other"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

@@ -36,6 +36,7 @@ STRIDE = 2  # the reader's maps are half the crop's size
 COLOUR_SIZE = (64, 32)  # a face is sampled for its colour at this size (pixels, length and width)
 MID_X = geo.CROP_W / 2
 MID_Y = float(geo.CANONICAL[:, 1].mean())  # the face's long axis in the crop
+FACE_BOX = geo.CANONICAL.min(axis=0).astype(int), geo.CANONICAL.max(axis=0).astype(int)  # its place in the crop
 FIRST_BATCH = 8  # first looks, best candidates first: a later guess inside a face already read is skipped
 # crops the reader reads at once: a batch's working memory stays in the cache (0.44 ms a crop in batches of 8,
 # 0.65 in batches of 32, one thread, stop 47's machine)
@@ -55,6 +56,7 @@ class Peak(NamedTuple):
     heat: float
     from_middle: float
     across: float = 0.0  # its distance from the face's long axis (tile widths, signed)
+    shade: float = 0.0  # how much lighter (+) or darker (-) it is than the face's wood (a fraction of white)
 
 
 @dataclass(frozen=True)
@@ -209,15 +211,35 @@ def _plausible(quad: np.ndarray, profile: Profile) -> bool:
     return width > 2 and profile.aspect_min <= length / width <= profile.aspect_max
 
 
-def _peaks(heat: np.ndarray, profile: Profile,
-           found: np.ndarray | None = None) -> tuple[tuple[Peak, ...], tuple[Peak, ...]]:
+def _shades(crop: np.ndarray | None, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """How much lighter or darker than the face's wood (the median of the face's place in the crop) the crop is
+    about each point (crop pixels, a pip's middle: the mean of 5 x 5 pixels about it), as a fraction of white; 0
+    without a crop."""
+    if crop is None or not len(xs):
+        return np.zeros(len(xs))
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    (x0, y0), (x1, y1) = FACE_BOX
+    face = grey[y0:y1:2, x0:x1:2].ravel()  # (every other pixel: the same wood, a quarter of the work)
+    wood = int(np.partition(face, len(face) // 2)[len(face) // 2])
+    at = cv2.blur(grey, (5, 5))[np.clip(ys.astype(np.intp), 0, grey.shape[0] - 1),
+                                np.clip(xs.astype(np.intp), 0, grey.shape[1] - 1)]
+    return (at.astype(np.float64) - wood) / 255.0
+
+
+def _peaks(heat: np.ndarray, profile: Profile, found: np.ndarray | None = None,
+           crop: np.ndarray | None = None) -> tuple[tuple[Peak, ...], tuple[Peak, ...]]:
     """Each half's local peaks of a crop's pip heat, on the face (or just beyond its outline). ``found``: the
     face's corners as the reader marked them in the crop; the peaks are taken to the face's own frame
-    through them, so that a look not quite square on still splits the halves at the face's middle."""
+    through them, so that a look not quite square on still splits the halves at the face's middle. ``crop``:
+    the crop read, for each peak's shade against the wood."""
     peaks = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= profile.pip_floor)
     peaks &= heat > cv2.dilate(heat, BEFORE)  # two cells of a peak's equal heat are one peak (the looks' means tie)
     rows, cols = np.nonzero(peaks)
     xs, ys = cols * STRIDE + (STRIDE - 1) / 2, rows * STRIDE + (STRIDE - 1) / 2
+    hot = heat[rows, cols]
+    # (a shade tells only where a pip counted may be of the other shade: most faces have none)
+    faint = (hot >= profile.pip_threshold) & (hot < profile.shade_sure)
+    shades = _shades(crop if profile.shade_apart and faint.any() else None, xs, ys)
     if found is not None and len(xs):
         to_face = cv2.getPerspectiveTransform(found.astype(np.float32), geo.CANONICAL.astype(np.float32))
         xs, ys = geo.apply(to_face, np.column_stack([xs, ys])).T
@@ -227,8 +249,9 @@ def _peaks(heat: np.ndarray, profile: Profile,
     halves = []
     for half in (0, 1):
         side = on_face & ((xs < MID_X) if half == 0 else (xs >= MID_X))
-        found_peaks = [Peak(float(heat[r, c]), float(abs(x - MID_X) / geo.FACE_W), float((y - MID_Y) / geo.FACE_W))
-                       for r, c, x, y in zip(rows[side], cols[side], xs[side], ys[side])]
+        found_peaks = [Peak(float(heat[r, c]), float(abs(x - MID_X) / geo.FACE_W), float((y - MID_Y) / geo.FACE_W),
+                            float(shade))
+                       for r, c, x, y, shade in zip(rows[side], cols[side], xs[side], ys[side], shades[side])]
         halves.append(tuple(sorted(found_peaks, key=lambda p: -p.heat)))
     return halves[0], halves[1]
 
@@ -245,19 +268,22 @@ def _count(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], logo_score: float, 
     lies on the middle line, or (in a double-six set) its pips lie askew of the middle of the half. In a
     double-six set a pip that alone sets a half askew is a stray mark, not counted (``_stray``); the half is
     then as doubtful as one askew, with that pip counted, and a pip lost at its mirror, as its next readings.
-    In a set with a logo, a face the reader takes for the logo tile is the double-blank: its marks are no pips."""
+    In a set with a logo, a face the reader takes for the logo tile is the double-blank: its marks are no pips.
+    A fainter pip of the other shade than the face's surest is no pip either (``_unlike``), but the half is as
+    doubtful as if it were a strong peak left out."""
     if profile.logo and logo_score >= profile.logo_threshold:
         return Count((0, 0), float(np.clip(2 * logo_score - 1, 0, 1)), ())
+    unlike = _unlike(peaks, profile)
     counts, confs, nexts = [], [], []
     for half in peaks:
-        counted = [p for p in half if p.heat >= profile.pip_threshold]
+        counted = [p for p in half if p.heat >= profile.pip_threshold and p not in unlike]
         k = _stray(counted, profile) if profile.max_pips == 6 else None
         stray = k is not None
         if stray:
             counted = counted[:k] + counted[k + 1:]
         weakest = min((p.heat for p in counted), default=1.0)
         # a faint mark on the middle line is the divider, not a missed pip
-        strongest = max((p.heat for p in half if p.heat < profile.pip_threshold
+        strongest = max((p.heat for p in half if (p.heat < profile.pip_threshold or p in unlike)
                          and p.from_middle >= profile.pip_mid_band), default=0.0)
         conf = float(np.clip(1.0 - 2.0 * max(1.0 - weakest, strongest), 0.0, 1.0))
         if counted:
@@ -277,6 +303,21 @@ def _count(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], logo_score: float, 
     others = [((n, pips[1]) if k == 0 else (pips[0], n), confs[k]) for k in (0, 1) if confs[k] < 1.0 for n in nexts[k]]
     others.sort(key=lambda o: o[1])
     return Count(pips, float(min(confs)), tuple(others))
+
+
+def _unlike(peaks: tuple[tuple[Peak, ...], tuple[Peak, ...]], profile: Profile) -> tuple[Peak, ...]:
+    """The fainter pips of ``peaks`` of the other shade than the face's surest: where at least two peaks at least
+    ``profile.shade_sure`` hot all lie ``profile.shade_apart`` or more to one side of the wood's shade (lighter,
+    say), the peaks hot enough to count (``profile.pip_threshold``) but below ``profile.shade_sure`` that lie
+    ``profile.shade_other`` or more to the other side (darker: a knot, a shadow's edge)."""
+    if not profile.shade_apart:
+        return ()
+    sure = [p.shade for half in peaks for p in half if p.heat >= profile.shade_sure]
+    if len(sure) < 2 or not (min(sure) >= profile.shade_apart or max(sure) <= -profile.shade_apart):
+        return ()
+    side = 1.0 if sure[0] > 0 else -1.0
+    return tuple(p for half in peaks for p in half
+                 if profile.pip_threshold <= p.heat < profile.shade_sure and p.shade * side <= -profile.shade_other)
 
 
 def _stray(counted: list[Peak], profile: Profile) -> int | None:
@@ -367,26 +408,27 @@ def _read_frames(pyramid: Pyramid, frames: list[tuple[np.ndarray, float, float, 
                  if not any(_inside(frames[k][0], q) for q in sure)]  # a second guess at a face already read
         if not batch:
             continue
-        maps1, kinds1 = _run([pyramid.crop(first[k], frames[k][2]) for k in batch], profile)
-        for k, maps, kinds, found in zip(batch, maps1, kinds1, _corners(maps1, profile)):
+        crops = [pyramid.crop(first[k], frames[k][2]) for k in batch]
+        maps1, kinds1 = _run(crops, profile)
+        for k, crop, maps, kinds, found in zip(batch, crops, maps1, kinds1, _corners(maps1, profile)):
             quad = geo.clockwise(geo.apply(np.linalg.inv(geo.as_homography(first[k])), found))
             plausible = _plausible(quad, profile)
-            looks[k] = (maps, kinds, found, quad if plausible else geo.quad_of(*frames[k]), plausible)
+            looks[k] = (maps, kinds, found, quad if plausible else geo.quad_of(*frames[k]), plausible, crop)
             if plausible and kinds[0] >= profile.tile_threshold:
                 sure.append(quad)
     seen: list[np.ndarray] = []
     again: list[tuple[int, np.ndarray]] = []
     for k in sorted(looks, key=lambda k: -looks[k][1][0]):
-        maps, (tile, logo), found, quad, plausible = looks[k]
+        maps, (tile, logo), found, quad, plausible, crop = looks[k]
         if any(geo.overlap(quad, q) > profile.same_face_overlap for q in seen):
             continue
         seen.append(quad)
         moved = float(np.abs(found - geo.CANONICAL).max())
         if (plausible and moved <= profile.square_on_px) or tile < profile.second_look_floor:
-            out[k] = FaceReading(quad, float(tile), _peaks(maps[0], profile), float(logo), moved)
+            out[k] = FaceReading(quad, float(tile), _peaks(maps[0], profile, crop=crop), float(logo), moved)
             continue
         if plausible and moved <= profile.sure_square_on_px and tile >= profile.tile_threshold:
-            face = FaceReading(quad, float(tile), _peaks(maps[0], profile, found), float(logo), moved)
+            face = FaceReading(quad, float(tile), _peaks(maps[0], profile, found, crop), float(logo), moved)
             if count_pips(face, profile).confidence >= profile.doubt_below:
                 out[k] = face  # nearly square on and read surely: a look through its corners reads it alike
                 continue
@@ -414,14 +456,16 @@ def _look_again(pyramid: Pyramid, again: list[tuple[int, np.ndarray]], profile: 
         if not again:
             break
         crops = [geo.quad_to_crop(q) for _, q in again]
-        maps2, kinds2 = _run([pyramid.crop(m, geo.frame_of(q)[2]) for m, (_, q) in zip(crops, again)], profile)
+        seen = [pyramid.crop(m, geo.frame_of(q)[2]) for m, (_, q) in zip(crops, again)]
+        maps2, kinds2 = _run(seen, profile)
         still = []
-        for m, (k, q), maps, (tile, logo), found in zip(crops, again, maps2, kinds2, _corners(maps2, profile)):
+        for m, (k, q), crop, maps, (tile, logo), found in zip(crops, again, seen, maps2, kinds2,
+                                                               _corners(maps2, profile)):
             corners = geo.clockwise(geo.apply(np.linalg.inv(m), found))
             plausible = _plausible(corners, profile)
             moved = float(np.abs(found - geo.CANONICAL).max())
             out[k] = FaceReading(corners if plausible else q, float(tile),
-                                 _peaks(maps[0], profile, found if plausible else None), float(logo), moved)
+                                 _peaks(maps[0], profile, found if plausible else None, crop), float(logo), moved)
             if plausible and moved > profile.square_on_px and tile >= floor:
                 still.append((k, corners))
         again = still
@@ -446,7 +490,8 @@ def read_both_ways(pyramid: Pyramid, faces: list[FaceReading], profile: Profile)
         return faces
     crops = [geo.quad_to_crop(faces[k].corners[list(order)]) for order, _ in BOTH_WAYS for k in which]
     lengths = [geo.frame_of(faces[k].corners)[2] for k in which] * len(BOTH_WAYS)
-    maps, kinds = _run([pyramid.crop(m, length) for m, length in zip(crops, lengths)], profile)
+    seen = [pyramid.crop(m, length) for m, length in zip(crops, lengths)]
+    maps, kinds = _run(seen, profile)
     maps, kinds = maps.reshape(len(BOTH_WAYS), len(which), *maps.shape[1:]), kinds.reshape(len(BOTH_WAYS), -1, 2)
     found = _corners(maps[0], profile)
     out = list(faces)
@@ -454,6 +499,6 @@ def read_both_ways(pyramid: Pyramid, faces: list[FaceReading], profile: Profile)
         heat = np.mean([maps[v, n, 0, ::rows, ::cols] for v, (_, (rows, cols)) in enumerate(BOTH_WAYS)], axis=0)
         corners = geo.clockwise(geo.apply(np.linalg.inv(crops[n]), found[n]))
         out[k] = replace(faces[k], tile_score=float(kinds[:, n, 0].mean()), logo_score=float(kinds[:2, n, 1].mean()),
-                         peaks=_peaks(heat, profile, found[n] if _plausible(corners, profile) else None),
+                         peaks=_peaks(heat, profile, found[n] if _plausible(corners, profile) else None, seen[n]),
                          straight=count_pips(faces[k], profile).confidence)
     return out

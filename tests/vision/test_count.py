@@ -69,3 +69,29 @@ def test_a_count_is_of_the_face_and_profile_asked():
     # (a profile's hash is worked out once; equal profiles hash alike, as the cache needs)
     assert hash(Profile(logo=False)) == hash(Profile(logo=False)) != hash(Profile())
     assert {Profile(pip_threshold=0.99): "key"}[Profile(pip_threshold=0.99)] == "key"
+
+
+def _shaded(half: tuple, shade: float) -> tuple:
+    return tuple(p._replace(shade=shade) for p in half)
+
+
+def test_a_faint_mark_of_the_other_shade_than_the_faces_pips_is_no_pip_but_a_doubt():
+    light = _shaded(peaks(6), 0.5)  # light pips on dark wood
+    knot = (Peak(0.61, 0.5, 0.0, -0.05),)  # a dark knot at the blank half's middle, read as a one
+    count = count_pips(_face(knot, light), Profile())
+    assert count.pips == (0, 6)
+    assert count.confidence < Profile().doubt_below and count.others[0][0] == (1, 6)  # still checked, as a strong peak
+    assert count_pips(_face(knot, light), Profile(shade_apart=0.0)).pips == (1, 6)  # the rule off
+    # a faint mark of the pips' shade, or as light as the wood, is counted as before
+    assert count_pips(_face((Peak(0.61, 0.5, 0.0, 0.2),), light), Profile()).pips == (1, 6)
+    assert count_pips(_face((Peak(0.61, 0.5, 0.0, -0.01),), light), Profile()).pips == (1, 6)
+    # so is any mark where the surest pips do not agree on a shade, or only one is sure, or they are near the wood's
+    mixed = light[:5] + (light[5]._replace(shade=-0.3),)
+    assert count_pips(_face(knot, mixed), Profile()).pips == (1, 6)
+    assert count_pips(_face(knot, _shaded(peaks(1), 0.5)), Profile()).pips == (1, 1)
+    assert count_pips(_face(knot, _shaded(peaks(6), 0.03)), Profile()).pips == (1, 6)
+    # and the other way round: glare (lighter than the wood) on a tile with dark pips
+    glare = (Peak(0.7, 0.5, 0.0, 0.25),)
+    assert count_pips(_face(glare, _shaded(peaks(4), -0.4)), Profile()).pips == (0, 4)
+    # a sure peak of the other shade stays: the reader's surest marks are not second-guessed
+    assert count_pips(_face((Peak(0.9, 0.5, 0.0, -0.05),), light), Profile()).pips == (1, 6)

@@ -130,3 +130,16 @@ def test_rejects_what_is_not_an_image():
         read_tiles(np.zeros((10, 10, 3), np.float32), load_profile(None))
     with pytest.raises(VisionInputError, match="shape"):
         read_tiles(np.zeros((10, 10, 5), np.uint8), load_profile(None))
+
+
+def test_a_peaks_shade_is_how_much_lighter_or_darker_than_the_wood_it_is():
+    import cv2
+
+    from companion.vision.read import _shades
+
+    crop = np.full((geo.CROP_H, geo.CROP_W, 3), 100, np.uint8)
+    cv2.circle(crop, (40, 36), 4, (230, 230, 230), -1)  # a light pip
+    cv2.circle(crop, (90, 36), 4, (20, 20, 20), -1)  # a dark knot
+    light, dark, wood = _shades(crop, np.array([40.0, 90.0, 64.0]), np.array([36.0, 36.0, 20.0]))
+    assert light > 0.4 and dark < -0.25 and abs(wood) < 0.01
+    assert list(_shades(None, np.array([40.0]), np.array([36.0]))) == [0.0]  # no crop: no shade

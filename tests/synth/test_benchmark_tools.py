@@ -240,14 +240,18 @@ def test_the_figures_name_the_machine_and_libraries_they_were_measured_with(benc
         assert version in line
 
 
+def _one_tile(bench, right: bool, **label_fields):
+    """A photo of one 6-4, read right or as 6-3, its label with ``label_fields`` (those given as None left out)."""
+    label = {"tiles": [{"pips": [6, 4], "corners": SQUARE, "partial": False}],
+             **{k: v for k, v in label_fields.items() if v is not None}}
+    r = bench.compare(label, {"tiles": [_det([6, 4] if right else [6, 3], SQUARE)]}, "x")
+    r.label = label
+    return r
+
+
 def test_photos_are_measured_by_the_cameras_tilt_where_the_label_gives_it(bench):
     def result(tilt, right):
-        label = {"tiles": [{"pips": [6, 4], "corners": SQUARE, "partial": False}]}
-        if tilt is not None:
-            label["tilt_deg"] = tilt
-        r = bench.compare(label, {"tiles": [_det([6, 4] if right else [6, 3], SQUARE)]}, "x")
-        r.label = label
-        return r
+        return _one_tile(bench, right, tilt_deg=tilt)
 
     rows = [row.split() for row in bench.by_tilt([result(0, True), result(19.9, True), result(20, False),
                                                   result(50, False), result(45, True), result(None, False)])]
@@ -380,12 +384,7 @@ def test_the_tiles_lost_in_a_folder_are_counted_by_class_and_the_scan_left_as_it
 
 def test_photos_are_measured_by_the_sets_style_where_they_hold_more_than_one(bench):
     def result(style, right):
-        label = {"tiles": [{"pips": [6, 4], "corners": SQUARE, "partial": False}]}
-        if style is not None:
-            label["style"] = style
-        r = bench.compare(label, {"tiles": [_det([6, 4] if right else [6, 3], SQUARE)]}, "x")
-        r.label = label
-        return r
+        return _one_tile(bench, right, style=style)
 
     dark, pine = "giant-wood/dark-light", "giant-wood/pine-black"
     rows = [row.split() for row in bench.by_style([result(dark, False), result(pine, True), result(dark, True),

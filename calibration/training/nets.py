@@ -2,7 +2,8 @@
 
 ``Detector``: a photo reduced to about 768 pixels -> 7 maps at a quarter of its size: the heat of tile
 centres (a logit), the centre's offset within the cell (2), the long axis as (cos 2a, sin 2a) (2, so that
-a tile turned half round is the same), and log length and log width (in units of ``SIZE_UNIT`` pixels).
+a tile turned half round is the same), and log length and log width (in units of ``SIZE_UNIT`` pixels, as
+``companion.vision.detect`` reads them).
 
 ``Reader``: a crop around one tile (``companion.vision.geometry``) -> 5 maps at half the crop's size: the
 heat of pip centres and of the face's four corners (logits), and two logits: is this a whole tile, and is
@@ -16,8 +17,6 @@ from __future__ import annotations
 
 import torch
 from torch import nn
-
-SIZE_UNIT = 32.0  # the detector's log sizes are of length / SIZE_UNIT
 
 
 def _cbr(cin: int, cout: int, stride: int = 1, k: int = 3, groups: int = 1, dilation: int = 1) -> nn.Sequential:

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from companion.vision import geometry as geo
-from calibration.training.nets import SIZE_UNIT
+from companion.vision.detect import SIZE_UNIT  # (the app's, which reads the detector's sizes)
 
 DETECT_CROP = 384
 DETECT_SIDE = 768  # the detector's first look: the photo this many pixels on its longer side (Profile.detect_side)

@@ -13,8 +13,8 @@ weights (a second round, after ``mine.py``), ``--init NETWORK.onnx`` from a ship
 how far the outputs lie from that network's (distillation). ``--export-only`` writes the ONNX file from the
 checkpoint. ``--freeze-norms`` keeps the batch norms' statistics fixed (a short round from a shipped network
 on photos of one kind). ``--straddles SHARE`` (the reader) makes that share of the negatives of a photo with
-touching tiles outlines across two of them (``samples.straddles``). One photo in fifty (by seed) is never trained on; the losses on those are printed as
-it goes.
+touching tiles outlines across two of them (``samples.straddles``). One photo in fifty (by seed) is never trained
+on; the losses on those are printed as it goes.
 """
 
 from __future__ import annotations

@@ -132,6 +132,19 @@ def test_a_pair_with_a_look_on_another_whole_face_takes_no_looks(monkeypatch):
     assert len(looked) == 2
 
 
+def test_a_line_read_half_a_tile_off_throughout_gives_way_face_by_face(monkeypatch):
+    # three tiles end to end read as two faces across their junctions, each held: the pair through the first
+    # face's tiles lies on the second face too, and replaces both (the third tile is left to the gaps' looks)
+    line = END_TO_END + [(_tile(620, 500), (2, 5))]
+    second = read_face(_tile(540, 500), (5, 2), 0.85)  # the 4-5's 5 half and the 2-5's 2 half
+    faces = TABLE + [ACROSS_THE_ENDS, second]
+    monkeypatch.setattr("companion.vision.read.read_outlines", _reader(line))
+    split = splits._split_in_two(None, faces, {4: [], 5: []}, Profile())
+    assert split[:4] == TABLE and len(split) == 6 and _pips(split[4:]) in ([(3, 6), (4, 5)], [(2, 5), (4, 5)])
+    # the second face not held (no candidate off its centre): it stands, and so does the first
+    assert splits._split_in_two(None, faces, {4: []}, Profile()) == faces
+
+
 def test_the_other_face_across_the_same_two_tiles_gives_way_too(monkeypatch):
     other = read_face(_tile(340, 540, np.pi / 2), (6, 5), 0.85)  # the two tiles' right halves
     faces = TABLE + [ACROSS_THE_SIDES, other]

@@ -273,8 +273,11 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
                         geo.overlap(faces[j].corners, neighbour) > profile.same_face_overlap]
                  for k, _, neighbour in pairs]
     # a look through a place on another whole face stays on it (looks move little), so a pair with one there
-    # replaces nothing: it takes no looks
+    # replaces nothing: it takes no looks; unless that face is held too (a line read half a tile off throughout
+    # holds faces that lie across each other's tiles), which the pair then replaces as well
     on = _faces_on([q for _, two, _ in pairs for q in two], [faces[j] for j in whole], profile.same_face_overlap)
+    for n, replaced in enumerate(replacing):
+        replaced.extend(j for j in held if j not in replaced and any(f is faces[j] for f in on[2 * n] + on[2 * n + 1]))
     free = [all(any(f is faces[j] for j in replaced) for f in on[2 * n] + on[2 * n + 1])
             for n, replaced in enumerate(replacing)]
     pairs, replacing = [p for p, ok in zip(pairs, free) if ok], [r for r, ok in zip(replacing, free) if ok]

@@ -154,17 +154,21 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     line of play, not a row of tiles laid out apart. So is any whole face, double or not (across a
     wrong junction it reads as two unlike halves), that ends half a tile short of a double laid crosswise in a
     line: the double's centre one and a quarter lengths from the face's (give or take half the slack), a face
-    in line two lengths from it beyond the double. Where the camera sees the table steeply, these lengths are
-    the table's (``_on_the_table``). A look is a tile the face lay across if it is a whole tile, settled (it may
-    take one look more; in doubt of its pips, it is judged on its four looks, ``read_both_ways``), read at least
-    ``profile.candidate_confidence`` surely, not read as the face was, of a tile's shape there (its fit to the
-    plane's prediction at least ``profile.gap_fit``) and on no other whole face; where one such is read surely
-    (``profile.doubt_below``), the surest replaces the face and another is added (the face's other half lies
-    on it, so it may be read with doubt). A straddle given way to may leave the next straddle along the
-    line with a tile beyond it (a line read half a tile off throughout), so the looks go on for up to
-    ``profile.straddle_rounds`` rounds while they find tiles; ``looked`` (the faces looked along already, and
-    the tiles found so) is kept across calls, so that a call after the gaps are filled looks along the new
-    faces only."""
+    in line two lengths from it beyond the double. So is a whole face read as two unlike halves with a face in
+    line one and a half lengths off that touches another, with no face between them (tiles pushed together end
+    to end meet at any halves; in a line of play, a double laid crosswise lies between such faces), but it gives
+    way only where the looks each way both find a tile read surely, not on each other (half a tile along a true
+    tile, a look takes in its end and the bare ground, and may read a blank half there). Where the camera sees
+    the table steeply, these lengths are the table's (``_on_the_table``). A look is a tile the face
+    lay across if it is a whole tile, settled (it may take one look more; in doubt of its pips, it is judged on
+    its four looks, ``read_both_ways``), read at least ``profile.candidate_confidence`` surely, not read as the
+    face was, of a tile's shape there (its fit to the plane's prediction at least ``profile.gap_fit``) and on no
+    other whole face; where one such is read surely (``profile.doubt_below``), the surest replaces the face and
+    another is added (the face's other half lies on it, so it may be read with doubt). A straddle given way to
+    may leave the next straddle along the line with a tile beyond it (a line read half a tile off throughout),
+    so the looks go on for up to ``profile.straddle_rounds`` rounds while they find tiles; ``looked`` (the faces
+    looked along already, and the tiles found so) is kept across calls, so that a call after the gaps are filled
+    looks along the new faces only."""
     for _ in range(profile.straddle_rounds):  # a straddle given way may leave the next one with a tile beyond it
         whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
         plane = Plane(_judged(faces, profile)[0])
@@ -177,7 +181,11 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
         # a double laid crosswise in a line, half a tile beyond k, a face in line beyond it
         across_beyond = lines.in_line(1.25, profile.straddle_slack / 2, profile.gap_slack) & lines.crosswise & \
             lines.in_line(2.0, profile.straddle_slack, profile.gap_slack).any(axis=1)[:, None]
+        # a face three quarters of a length from both (a double laid crosswise between them): no half tile is bare
+        halfway = lines.in_line(0.75, profile.straddle_slack, profile.gap_slack)
+        bare = beyond & ~((halfway.astype(int) @ halfway.T.astype(int)) > 0)
         suspects = []
+        unlike: set[int] = set()  # faces read as two unlike halves: both tiles must be found
         for n, k in enumerate(whole):
             if any(faces[k] is face for face in looked) or \
                     (profile.logo and faces[k].logo_score >= profile.logo_threshold):
@@ -185,6 +193,9 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
             pips = count_pips(faces[k], profile).pips
             if (pips[0] == pips[1] and beyond[n].any()) or across_beyond[n].any():
                 suspects.append(k)
+            elif bare[n].any():
+                suspects.append(k)
+                unlike.add(k)
         looked.extend(faces[k] for k in suspects)
         looks = [(k, moved) for k in suspects for moved in _moved(faces[k].corners, 0.5, 0.0)]
         if not looks:
@@ -208,7 +219,8 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
         # one tile it lay across read surely: the other, the face's other half on it, may be read with doubt
         found = {k: sorted(tiles, key=lambda face: -count_pips(face, profile).confidence)
                  for k, tiles in found.items()
-                 if max(count_pips(face, profile).confidence for face in tiles) >= profile.doubt_below}
+                 if max(count_pips(face, profile).confidence for face in tiles) >= profile.doubt_below
+                 and (k not in unlike or _both_sure(tiles, profile))}
         if not found:
             break
         faces = list(faces)
@@ -217,6 +229,13 @@ def _unstraddled(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
             faces.extend(tiles[1:])
         looked.extend(face for tiles in found.values() for face in tiles)  # a tile found is no straddle
     return faces
+
+
+def _both_sure(tiles: list[FaceReading], profile: Profile) -> bool:
+    """Whether ``tiles`` are the two tiles a face lay across: two looks, each read surely
+    (``profile.doubt_below``), not on each other."""
+    return len(tiles) == 2 and all(count_pips(f, profile).confidence >= profile.doubt_below for f in tiles) and \
+        geo.overlap(tiles[0].corners, tiles[1].corners) <= profile.same_face_overlap
 
 
 def _held_off_centre(frames: list[tuple[np.ndarray, float, float, float]], read: list[FaceReading | None],

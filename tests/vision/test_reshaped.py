@@ -95,6 +95,31 @@ def _count(face: FaceReading) -> tuple[int, int]:
     return count_pips(face, Profile()).pips
 
 
+def test_a_face_read_surely_but_narrower_than_a_tile_is_looked_at_through_the_tile(monkeypatch):
+    # the 460 tile, a 4-5, read through an outline two thirds of its width that leaves out a column of the five:
+    # read surely as a 4-4, of no tile's shape; the outline the plane predicts there finds the 4-5, less surely
+    narrow = geo.quad_of((460, 293), 0.0, LENGTH, 0.65 * WIDTH)
+    squeezed = _sure(narrow, (4, 4))
+    looked: list = []
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return [_sure(MISSED, (4, 5), 1.0) if np.linalg.norm(geo.centre_of(q) - (460, 300)) < 0.2 * LENGTH
+                else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    monkeypatch.setattr(reshape, "_reshaped_again", lambda *args: None)
+    faces = [_sure(q, p) for q, p in zip(TABLE, PIPS)]
+    plane = Plane([f.corners for f in faces])
+    assert _plane_fit(squeezed, plane, Profile()) < Profile().gap_fit
+    found = reshape._reshaped(None, faces + [squeezed], Profile())
+    assert np.allclose(found[-1].corners, MISSED) and _count(found[-1]) == (4, 5) and len(looked) == 1
+    # of a tile's shape, a face read surely is not looked at again
+    looked.clear()
+    whole = _sure(MISSED, (4, 4))
+    assert reshape._reshaped(None, faces + [whole], Profile())[-1] is whole and not looked
+
+
 def test_an_outline_across_two_tiles_moves_onto_the_tile_not_read(monkeypatch):
     monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     faces = reshape._reshaped(None, _faces(), Profile())
@@ -756,6 +781,30 @@ def test_a_double_read_across_two_tiles_of_a_line_gives_way_to_them(monkeypatch)
     assert splits._unstraddled(None, apart, Profile(), []) == apart and not looked
 
 
+def test_a_face_of_unlike_halves_across_two_tiles_pushed_together_gives_way_only_to_both(monkeypatch):
+    # tiles pushed together end to end (a crowd, not a line of play) meet at any halves: 1-3, 3-5, 6-4, 1-2 along
+    # y = 500; an outline across the 6-4 and the 1-2 reads 4-1
+    line = {x: _tile(x, 500) for x in (100, 260, 420, 580)}
+    pips = {100: (1, 3), 260: (3, 5), 420: (6, 4), 580: (1, 2)}
+    straddle = _sure(_tile(500, 500), (4, 1))
+    found_at = dict(line)
+
+    def read_outlines(pyramid, quads, profile, floor=None):  # a look near a tile found finds it; elsewhere none
+        out = []
+        for q in quads:
+            x = min(line, key=lambda x: abs(geo.centre_of(q)[0] - x))
+            out.append(_sure(line[x], pips[x]) if x in found_at else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+        return out
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    faces = [_sure(line[100], pips[100]), _sure(line[260], pips[260]), straddle]
+    found = splits._unstraddled(None, faces, Profile(), [])
+    assert sorted(_count(f) for f in found) == [(1, 2), (1, 3), (3, 5), (6, 4)]
+    # one look finds a tile, the other the bare ground (half a tile along a true tile): the face stays
+    del found_at[580]
+    assert splits._unstraddled(None, faces, Profile(), []) == faces
+
+
 def test_a_double_read_across_two_tiles_half_a_tile_short_of_a_line_that_turns_at_a_crosswise_double(monkeypatch):
     # the line of the test above, begun at a 3-3 laid crosswise against the 3-5's end: the 3-5 touches no tile end
     # to end, but it is a line of play all the same
@@ -822,9 +871,11 @@ def test_a_line_read_half_a_tile_off_gives_way_straddle_by_straddle(monkeypatch)
     faces = [_sure(line[100], pips[100]), _sure(line[260], pips[260]), *straddles]
     found = splits._unstraddled(None, faces, Profile(), [])
     assert sorted(_count(f) for f in found) == [(1, 3), (2, 6), (3, 5), (5, 2), (6, 4)]
-    assert len(looked) == 4  # two looks a straddle, each straddle once
+    # two looks a straddle, each straddle once, and two along the 3-5: the 2-2 lies one and a half lengths off it
+    # and touches the 6-6 (it may have been the straddle)
+    assert len(looked) == 6
     looked.clear()
-    assert len(splits._unstraddled(None, faces, Profile(straddle_rounds=1), [])) == 4 and len(looked) == 2
+    assert len(splits._unstraddled(None, faces, Profile(straddle_rounds=1), [])) == 4 and len(looked) == 4
 
 
 def test_a_face_read_across_a_wrong_junction_before_a_crosswise_double_gives_way(monkeypatch):

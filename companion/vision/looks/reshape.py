@@ -18,12 +18,14 @@ from companion.vision.read import FaceReading, Pyramid, count_pips
 def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
               beside: list[np.ndarray] | None = None) -> list[FaceReading]:
     """``faces``, each face read with doubt (not surely a whole tile, its pips in doubt, or read as the same
-    tile as another whole face) looked at again through the outline the faces read surely around it predict
-    there, if its own is far from it (overlapping it less than ``profile.shape_overlap``: the reader took a
-    corner or an end from a neighbouring tile); a whole face whose pips are in doubt, or whose corners still
-    moved more than ``profile.settled_px`` in its last look, also through that outline moved along the tile
-    and across it (the reader took an outline across two tiles) and turned across the face and so moved along
-    (it took half a tile for a whole one), and where its own outline is far from that outline, through the
+    tile as another whole face), and each whole face read surely, settled, but of no tile's shape there (its fit
+    to the prediction below ``profile.gap_fit``; not the logo: below), looked at again through the outline the
+    faces read surely around it predict there, if its own is far from it (overlapping it less than
+    ``profile.shape_overlap``: the reader took a corner or an end from a neighbouring tile, or, in a tile seen
+    steeply, drew the outline narrower and left out a row of pips); a whole face whose pips are in doubt, or
+    whose corners still moved more than ``profile.settled_px`` in its last look, also through that outline moved
+    along the tile and across it (the reader took an outline across two tiles) and turned across the face and so
+    moved along (it took half a tile for a whole one), and where its own outline is far from that outline, through the
     outline along the nearest sure face's axis and across it, there and moved along (an outline askew across
     two tiles tells no axis; tiles lie along or across their neighbours); but none of these where the look
     through the outline itself took the face's place and was read surely (``profile.doubt_below``): those
@@ -55,6 +57,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     sure, doubtful, unsure_pips = _judged(faces, profile)
     plane = Plane(sure)
     fit = _fit_to(plane, profile)
+    # a whole face read surely but of no tile's shape there: its outline may leave out a row of pips
+    doubtful += [k for k, face in enumerate(faces) if k not in doubtful and face.tile_score >= profile.tile_threshold
+                 and face.moved <= profile.settled_px and fit(face) < profile.gap_fit and
+                 not (profile.logo and face.logo_score >= profile.logo_threshold)]
 
     looks: list[tuple[int, np.ndarray, float]] = []  # (face, outline to look through, fit margin)
     best: dict[int, tuple[FaceReading, float]] = {}  # face -> the best reading so far and its fit

@@ -6,6 +6,7 @@ halves read pips in a line across it is looked at as the tile it is half of."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -143,6 +144,11 @@ def test_a_line_read_half_a_tile_off_throughout_gives_way_face_by_face(monkeypat
     assert split[:4] == TABLE and len(split) == 6 and _pips(split[4:]) in ([(3, 6), (4, 5)], [(2, 5), (4, 5)])
     # the second face not held (no candidate off its centre): it stands, and so does the first
     assert splits._split_in_two(None, faces, {4: []}, Profile()) == faces
+    # both faces read more surely as whole tiles than the looks: a pair of straddles may outscore two true tiles
+    # on pips alone, so they stand
+    surer = TABLE + [replace(f, tile_score=0.999) for f in (ACROSS_THE_ENDS, second)]
+    split = splits._split_in_two(None, surer, {4: [], 5: []}, Profile())
+    assert len(split) == 6 and all(a is b for a, b in zip(split, surer))
 
 
 def test_the_other_face_across_the_same_two_tiles_gives_way_too(monkeypatch):

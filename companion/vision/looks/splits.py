@@ -275,7 +275,10 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
     (their fit to the plane's prediction at least ``profile.gap_fit``), not on each other, and on no other
     whole face but the ones they replace (a pair whose outlines lie on another takes no looks). A face across
     two tiles reads as a tile of its own (their halves there) nearly as surely as they do; the looks beside a
-    true tile take in half of it and the ground or a neighbour beyond, or read across two tiles themselves."""
+    true tile take in half of it and the ground or a neighbour beyond, or read across two tiles themselves. A pair
+    with a look on another face held so replaces that face too, where both looks are at least as surely whole
+    tiles (the reader's tile score) as the least sure face they replace: a line read half a tile off throughout
+    holds each of its faces, each pair lying on the next face."""
     if not held:
         return faces
     pairs: list[tuple[int, list[np.ndarray], np.ndarray | None]] = []  # face, two outlines, the neighbour's
@@ -293,19 +296,23 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
                  for k, _, neighbour in pairs]
     # a look through a place on another whole face stays on it (looks move little), so a pair with one there
     # replaces nothing: it takes no looks; unless that face is held too (a line read half a tile off throughout
-    # holds faces that lie across each other's tiles), which the pair then replaces as well
+    # holds faces that lie across each other's tiles), which the pair then replaces as well, if the reader is at
+    # least as sure its two looks are whole tiles as it was of the least sure of those faces (a pair of straddles
+    # can outscore two true tiles, one of them read with doubt, on pips alone)
     on = _faces_on([q for _, two, _ in pairs for q in two], [faces[j] for j in whole], profile.same_face_overlap)
-    for n, replaced in enumerate(replacing):
-        replaced.extend(j for j in held if j not in replaced and any(f is faces[j] for f in on[2 * n] + on[2 * n + 1]))
+    chained = [[j for j in held if j not in replaced and any(f is faces[j] for f in on[2 * n] + on[2 * n + 1])]
+               for n, replaced in enumerate(replacing)]
+    replacing = [replaced + more for replaced, more in zip(replacing, chained)]
     free = [all(any(f is faces[j] for j in replaced) for f in on[2 * n] + on[2 * n + 1])
             for n, replaced in enumerate(replacing)]
     pairs, replacing = [p for p, ok in zip(pairs, free) if ok], [r for r, ok in zip(replacing, free) if ok]
+    chained = [c for c, ok in zip(chained, free) if ok]
     looks = reader.read_outlines(pyramid, [q for _, two, _ in pairs for q in two], profile,
                           floor=profile.tile_threshold) if pairs else []
     looks = [_one_look_more(pyramid, face, profile) for face in looks]
     confidence = {j: count_pips(faces[j], profile).confidence for j in whole}
     best: dict[int, tuple[float, list[FaceReading], list[int]]] = {}
-    for n, ((k, _, _), replaced) in enumerate(zip(pairs, replacing)):
+    for n, ((k, _, _), replaced, more) in enumerate(zip(pairs, replacing, chained)):
         pair = looks[2 * n:2 * n + 2]
         counts = [count_pips(face, profile) for face in pair]
         elsewhere = {tuple(sorted(count_pips(faces[j], profile).pips)) for j in whole
@@ -315,6 +322,7 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
         if tiles[0] != tiles[1] and not elsewhere & set(tiles) and \
                 tiles != sorted(tuple(sorted(count_pips(faces[j], profile).pips)) for j in replaced) and \
                 score > np.mean([confidence[j] for j in replaced]) and \
+                (not more or min(f.tile_score for f in pair) >= min(faces[j].tile_score for j in replaced)) and \
                 geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap and \
                 all(face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
                     c.confidence >= profile.doubt_below and _plane_fit(face, plane, profile) >= profile.gap_fit and

@@ -97,7 +97,7 @@ def _count(face: FaceReading) -> tuple[int, int]:
 
 def test_a_face_read_surely_but_narrower_than_a_tile_is_looked_at_through_the_tile(monkeypatch):
     # the 460 tile, a 4-5, read through an outline two thirds of its width that leaves out a column of the five:
-    # read surely as a 4-4, of no tile's shape; the outline the plane predicts there finds the 4-5, less surely
+    # read surely as a 4-4, of no tile's shape; the outline the plane predicts there finds the 4-5
     narrow = geo.quad_of((460, 293), 0.0, LENGTH, 0.65 * WIDTH)
     squeezed = _sure(narrow, (4, 4))
     looked: list = []

@@ -449,9 +449,10 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
 def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> list[tuple[FaceReading, Count]]:
     """``kept`` without the faces read with doubt whose colour is far from the set's: from the colour of every face
     read surely (``colour_far``, ``colour_sure_min``; the nearest counts, as sun and the shade of leaves tint tiles
-    apart), or whose saturation is (``colour_saturation_far``: a pale square of a cloth tinted like dark wood by
-    warm light). Only the colour (a*, b*) and the saturation are compared, not the lightness itself, which sun and
-    shade change far more. A face read as the logo tile is judged so however surely it is read: a score card with a
+    apart), or, showing at most one mark, whose saturation is (``colour_saturation_far``: a pale square of a cloth
+    with a speck, tinted like dark wood by warm light; a glare pales a face of many pips read with doubt as much).
+    Only the colour (a*, b*) and the saturation are compared, not the lightness itself, which sun and shade
+    change far more. A face read as the logo tile is judged so however surely it is read: a score card with a
     round print reads as the logo as surely as the tile does, and only its colour tells it apart. So is a face that
     shows at most one mark (a square of a checked cloth with a speck reads as a 1-0 as surely as a tile does),
     against the other faces read surely: it still tells the set's colour where it is read surely (a hand of one
@@ -472,8 +473,9 @@ def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> li
         if len(others) < profile.colour_sure_min:
             return True
         colour = np.asarray(face.colour)
-        return float(np.hypot(*(colours[others, 1:] - colour[1:]).T).min()) <= profile.colour_far and \
-            float(np.abs(saturations[others] - _saturation(colour[None])[0]).min()) <= profile.colour_saturation_far
+        return float(np.hypot(*(colours[others, 1:] - colour[1:]).T).min()) <= profile.colour_far and (
+            _marks(face, profile) > 1 or
+            float(np.abs(saturations[others] - _saturation(colour[None])[0]).min()) <= profile.colour_saturation_far)
 
     return [fc for k, fc in enumerate(kept) if like(k)]
 

@@ -213,8 +213,9 @@ class Profile:
     # face is enough to judge by: on 2,600 fresh photos, 1 left out no tile that 3 kept, and left out a card
     colour_far: float = 12.0
     colour_sure_min: int = 1
-    # ... or whose saturation (chroma over lightness, which sun and shade change alike) lies further than this from
-    # every such face's: a pale square of a cloth or grey concrete with a speck, tinted like the wood by warm light;
+    # ... or, showing at most one mark, whose saturation (chroma over lightness, which sun and shade change alike)
+    # lies further than this from every such face's: a pale square of a cloth or grey concrete with a speck, tinted
+    # like the wood by warm light (a glare pales a tile of many pips as much);
     # of the 1,978 faces so judged and kept in 1,800 photos (the steep 800, the first thousand), tiles lie within
     # 0.22 of the nearest, and the two faces of ground read as a 1-0 and a 0-1 at 0.32 and 0.56
     colour_saturation_far: float = 0.3

@@ -103,6 +103,20 @@ def test_a_pale_face_tinted_like_the_set_by_warm_light_is_no_tile():
     assert kept(square, Profile(colour_saturation_far=0.5)) == 3
 
 
+def test_a_face_of_many_pips_read_with_doubt_is_not_judged_by_its_saturation():
+    # dark wood with light pips in dim light, and a 4-6 read with doubt under a glare that pales it (103144):
+    # of the set's colour, its saturation 0.5 from theirs; a speck on a cloth shows one mark, this face ten
+    sure = [replace(_face(150 + 250 * k, pips, 0.99), colour=(16.0, 11.0, 16.4)) for k, pips in
+            enumerate([(1, 4), (1, 2)])]
+    glared = replace(_face(650, (4, 6), 0.99), colour=(22.5, 9.2, 13.7),
+                     peaks=(peaks(4, 0.95), peaks(6, heats=(0.95,) * 5 + (0.55,))))
+    assert count_pips(glared, Profile()).confidence < Profile().doubt_below
+    assert len(assemble(Faces(sure + [glared], 1100, 600), Profile()).tiles) == 3
+    # the same colour on a face of one mark read with doubt is judged by its saturation
+    speck = replace(glared, peaks=(peaks(1, heats=(0.55,)), ()))
+    assert len(assemble(Faces(sure + [speck], 1100, 600), Profile()).tiles) == 2
+
+
 def test_a_face_the_reader_is_unsure_is_whole_is_a_tile_where_it_has_a_tiles_shape_and_sure_pips():
     sure = [_face(150, (3, 2), 0.99), _face(400, (4, 1), 0.99), _face(650, (5, 1), 0.99)]
 

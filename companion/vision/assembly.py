@@ -48,8 +48,8 @@ class Reading:
     tiles: list[TileReading] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     # the outlines of faces left out and named in a warning: tiles cut off by the border, a face read as the logo
-    # that may be a score card, faces read almost without confidence and of no tile's shape, faces read with doubt
-    # as a tile another face reads more surely (photo pixels)
+    # that may be a score card or is not of the set's colour, faces read almost without confidence and of no
+    # tile's shape, faces read with doubt as a tile another face reads more surely (photo pixels)
     left_out: list[np.ndarray] = field(default_factory=list)
 
 
@@ -181,8 +181,11 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         elif surest is not None and _logo_cut_short(*surest, photo_w, photo_h, profile):
             kept = [fc for fc in kept if fc is not surest]
             cut.append(surest[0].corners)
-    kept = _like_the_set(kept, profile)
-    kept, shapeless = _without_shapeless(kept, sure, profile)
+    of_colour = _like_the_set(kept, profile)
+    # the logo tile read as surely as a score card seldom is, left out by its colour alone, is named
+    unlike_logo = [f.corners for f, _ in kept if profile.logo and f.logo_score >= profile.logo_sure and
+                   not any(f is g for g, _ in of_colour)]
+    kept, shapeless = _without_shapeless(of_colour, sure, profile)
 
     warnings = []
     for corners in cut:
@@ -196,6 +199,11 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         warnings.append(f"a face read as the logo tile (near x={centre[0]:.0f}, y={centre[1]:.0f}, "
                         f"{_where(centre, photo_w, photo_h)}) was left out: it is not surely the logo, nor shaped like "
                         "the tiles around it (a score card?)")
+    for corners in unlike_logo:
+        centre = geo.centre_of(corners)
+        warnings.append(f"a face read as the logo tile (near x={centre[0]:.0f}, y={centre[1]:.0f}, "
+                        f"{_where(centre, photo_w, photo_h)}) was left out: its colour is not the set's; add it if "
+                        "it is the logo tile")
     for face, count in shapeless:
         centre = geo.centre_of(face.corners)
         warnings.append(f"a face read as {count.pips[0]}-{count.pips[1]} (near x={centre[0]:.0f}, y={centre[1]:.0f}, "
@@ -217,7 +225,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
                         f"and this one was read less surely ({t.confidence:.2f}); add it if it is a tile")
     tiles, more = _check_set(tiles, profile)
     return Reading(tiles, warnings + more,
-                   cut + unsure_logo + [f.corners for f, _ in shapeless] + [t.corners for t in twins])
+                   cut + unsure_logo + unlike_logo + [f.corners for f, _ in shapeless] + [t.corners for t in twins])
 
 
 def _without_lesser_twins(tiles: list[TileReading], tile_scores: list[float], profile: Profile) \

@@ -87,6 +87,21 @@ def test_a_doubtful_face_of_another_colour_than_the_set_is_no_tile():
     assert [t.pips for t in assemble(Faces([one, card], 1400, 600), Profile()).tiles] == [(1, 0)]
 
 
+def test_the_logo_tile_read_surely_left_out_by_its_colour_alone_is_named():
+    # pale pine in sun reads near white, the logo tile in shade beside it keeps the wood's colour, 17 a*b* units
+    # apart (103104): left out as a score card's print would be, but read as surely as a card seldom is, named
+    sunlit, shaded = (99.1, -3.1, 11.3), (87.5, -0.5, 28.1)
+    sure = [replace(_face(150 + 250 * k, pips, 0.99), colour=sunlit) for k, pips in enumerate([(6, 5), (4, 4)])]
+    logo = replace(_face(650, (0, 0), 0.99, logo=0.99), colour=shaded)
+    read = assemble(Faces(sure + [logo], 1100, 600), Profile())
+    assert len(read.tiles) == 2 and len(read.left_out) == 1
+    assert read.warnings == ["a face read as the logo tile (near x=650, y=300, centre) was left out: its colour "
+                             "is not the set's; add it if it is the logo tile"]
+    # read as the logo less surely (as score cards are), it is left out without a word
+    card = assemble(Faces(sure + [replace(logo, logo_score=0.95)], 1100, 600), Profile())
+    assert len(card.tiles) == 2 and card.warnings == [] and card.left_out == []
+
+
 def test_a_pale_face_tinted_like_the_set_by_warm_light_is_no_tile():
     # dark wood in warm light, and a cloth's pale square with a speck tinted alike (a*b* within colour_far): sun
     # and shade scale the wood's lightness and chroma together, the square's saturation is far less

@@ -192,6 +192,8 @@ class Profile:
     cut_area: float = 0.03  # a face with more of its area than this beyond the border is cut off
     cut_tolerance: float = 0.1  # a face with two corners within half this of the border (tile widths) is cut off
     same_face_overlap: float = 0.3  # two outlines overlapping this much (intersection / smaller) are one face
+    # a face more than this of it within a look read surely, of no tile's shape, is part of the look's tile
+    part_within: float = 0.5
     # the tiles of a set lie on one plane, so their size follows their place in the photo: a face smaller than
     # this fraction of what the other faces predict there is a mark of a tile's shape (a number on a score card)
     size_floor: float = 0.5

@@ -277,6 +277,25 @@ def test_a_part_read_less_surely_than_the_whole_look_gives_way_though_it_fits_ne
     assert len(faces) == len(TABLE) + 2 and faces[-1] is sure_part
 
 
+def test_a_part_half_within_the_look_read_surely_gives_way_to_it(monkeypatch):
+    # a double seen steeply (100236's 6-6): one half read as a tile with doubt, through an outline that strays off
+    # the tile, so that a third of it lies beyond the look through the whole tile read surely; more than half of
+    # it within that look, it is part of the tile all the same
+    bent = geo.quad_of((460, 300), 0.0, 1.2 * LENGTH, WIDTH)
+    reader = _reader()
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda *args, **kwargs: [
+        replace(f, corners=bent) if np.allclose(f.corners, MISSED) else f for f in reader(*args, **kwargs)])
+    left = FaceReading(geo.quad_of((420, 300), 0.0, WIDTH, WIDTH), 0.95,
+                       (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(1)), 0.0, 1.0)  # read with doubt
+    part = FaceReading(geo.quad_of((540, 300), 0.0, 0.7 * LENGTH, WIDTH), 0.99,
+                       (peaks(4, heats=(0.97, 0.97, 0.97, 0.8)), peaks(4)), 0.0, 0.5)
+    assert 0.5 < geo.inside(part.corners, bent) < 0.7
+    faces = reshape._reshaped(None, _faces()[:-1] + [left, part], Profile())
+    assert len(faces) == len(TABLE) + 1 and np.allclose(faces[-1].corners, bent) and _count(faces[-1]) == (4, 5)
+    # less than half of it within, it is a tile of its own, and the look, lying on it, is refused
+    faces = reshape._reshaped(None, _faces()[:-1] + [left, part], replace(Profile(), part_within=0.7))
+    assert len(faces) == len(TABLE) + 2 and faces[-1] is part
+
 SIDE_BY_SIDE = {(4, 5): _tile(460, 300), (6, 5): _tile(460, 380)}  # neither read by itself
 
 

@@ -45,7 +45,8 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     face read as the logo less surely than ``profile.logo_sure``, a tile read surely and of a tile's shape there:
     the outline lay across the emblem and the next tile), and may take one look more to settle, as may any look
     that is a whole tile. A new look read surely may lie on whole
-    faces mostly within it that have no tile's shape (fit below ``profile.gap_fit``) and fit worse than it by
+    faces mostly within it (more than ``profile.part_within`` of each: a half read through an outline that
+    strays off the tile, 100236) that have no tile's shape (fit below ``profile.gap_fit``) and fit worse than it by
     ``profile.fit_margin``, or are read less surely than it (the rest of its tile read apart: the other half, or
     the emblem; two thirds of a thick tile seen steeply, where the plane's outline is bent): they give way to it.
     A new look that still has no tile's shape is looked at once more (``_reshaped_again``). Where a look took a
@@ -159,7 +160,7 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
             surety = count_pips(face, profile).confidence
             within = [] if surety < profile.doubt_below \
                 else [j for j, other in enumerate(faces) if j != k and other.tile_score >= profile.tile_threshold and
-                      geo.inside(other.corners, face.corners) > 1 - profile.same_face_overlap and
+                      geo.inside(other.corners, face.corners) > profile.part_within and
                       fit(other) < profile.gap_fit and (fit(other) < face_fit - profile.fit_margin or
                                                         count_pips(other, profile).confidence < surety)]
             if not _on_another(face, k, faces, profile, besides=within):

@@ -378,7 +378,9 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
     Small ones go first: a mark bends the plane, and a tile near it would look too large; for the floor the plane
     is fitted without the marks (``_without_marks``). A face is judged only against a sure prediction: where the
     others lie nearly on one line (a line of play), the plane across it is a guess, so a tile off the line is not
-    judged too large, and judged too small only where it is below ``size_floor`` of every other tile; nor is a
+    judged too large, and judged too small only where it is below ``size_floor`` of every other tile (those the
+    plane without the marks keeps, and the other faces not below the floor of the smallest of them: seen steeply,
+    the marks' first plane is the near row's, and far tiles, read surely, were dropped as marks: 102101); nor is a
     face judged too small by a plane that one other face decides (the floor takes the lowest prediction without
     any one of them). A plane steeper than ``size_steepest`` is such a guess however closely the others fit it: a
     line of play's own sizes can fit a slope across the line that no photo of tiles on one plane has."""
@@ -402,6 +404,7 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
         judged = np.flatnonzero(keep)
         rests = np.repeat(keep[None, :], len(judged), axis=0)
         rests[np.arange(len(judged)), judged] = False
+        others = rests.copy()
         if larger:
             rests &= judges
         else:  # marks cluster (the digits of a score card) and bend the plane: fit it without them
@@ -426,6 +429,8 @@ def _sized_like_tiles(kept: list[tuple[FaceReading, Count]], photo_side: int, pr
         margin = 2 * sigma * np.sqrt(leverage)
         smallest = np.where(rests, sizes, np.inf).min(axis=1)
         steepness = np.hypot(planes[:, 0], planes[:, 1]) * photo_side / smallest
+        # (the other faces not below the floor of the smallest the plane keeps are tiles too)
+        smallest = np.where(others & (sizes >= floor * smallest[:, None]), sizes, np.inf).min(axis=1)
         unsure = (expected <= 0) | (margin > bound * expected) | (steepness > profile.size_steepest)
         if larger:  # (too few faces to judge by)
             unsure |= counts < profile.size_fit_min

@@ -195,3 +195,17 @@ def test_each_faces_plane_is_fitted_as_least_squares_would_even_with_the_faces_i
             expected = np.linalg.lstsq(places[mask], sizes[mask], rcond=None)[0]
             assert np.allclose(places[mask] @ plane, places[mask] @ expected)
             assert np.allclose(spread, np.linalg.pinv(places[mask].T @ places[mask]), rtol=1e-6, atol=1e-12)
+
+
+def test_far_tiles_read_surely_past_a_near_row_are_kept():
+    # a hand seen steeply (a fresh photo, seed 102101): three tiles side by side near the camera, two a third
+    # of their length off, and two more beyond those. The plane through the near row, the larger half, guesses
+    # at the far tiles' sizes; against it the two farthest looked like marks, and were once dropped as such
+    near = [(407, 567, 250), (554, 554, 250), (697, 551, 248)]
+    far = [(856, 202, 143), (445, 145, 130), (487, 102, 118), (528, 66, 107)]
+    faces = [_face(x, y, length, pips=(k, 6)) for k, (x, y, length) in enumerate(near + far)]
+    reading = assemble(Faces(faces, 1280, 720), Profile())
+    assert len(reading.tiles) == 7
+    # a mark below the floor of every tile there is still dropped
+    mark = _face(640, 90, 50, pips=(0, 1))
+    assert len(assemble(Faces(faces + [mark], 1280, 720), Profile()).tiles) == 7

@@ -522,6 +522,38 @@ def test_a_look_read_surely_takes_the_place_of_a_face_read_with_doubt_that_fits_
     assert common._taken(_faces()[:-1] + [askew], [doubtful], 0, plane, Profile(), fit)[-1] is askew
 
 
+def test_a_look_read_surely_and_of_a_tiles_shape_takes_the_place_of_a_face_of_none_read_more_surely():
+    # a blank end of the 460 tile read as a whole 0-0, more surely than a look reads the tile (101112); so too the
+    # logo read on part of a tile (101146): of no tile's shape there, it gives way, as it would in _reshaped
+    sliver = _sure(geo.quad_of((500, 300), 0.0, WIDTH, 0.8 * WIDTH), (0, 0))
+    look = FaceReading(MISSED, 0.99, (peaks(4, 0.8), peaks(5, 0.8)), 0.0, 0.5)
+    assert Profile().doubt_below <= count_pips(look, Profile()).confidence < count_pips(sliver, Profile()).confidence
+    plane = Plane(TABLE)
+    for sliver_fit, taken in ((0.5, True), (0.84, False)):  # (of a tile's shape, the surer face stays)
+        fit = lambda face: 0.95 if face is look else sliver_fit  # noqa: E731
+        found = common._taken(_faces()[:-1] + [sliver], [look], 0, plane, Profile(), fit)
+        assert (found[-1] is look) == taken and len(found) == len(TABLE) + 1
+    # a look read with doubt takes no such place
+    doubtful = FaceReading(MISSED, 0.99, (peaks(4, 0.7), peaks(5, 0.7)), 0.0, 0.5)
+    fit = lambda face: 0.95 if face is doubtful else 0.5  # noqa: E731
+    assert common._taken(_faces()[:-1] + [sliver], [doubtful], 0, plane, Profile(), fit)[-1] is sliver
+
+
+def test_a_look_read_surely_takes_the_place_of_a_face_read_as_a_tile_another_face_holds():
+    # an outline across the end of the 300 tile (the 2-2) and most of the 460 one, read as the 2-2 surely and of a
+    # tile's shape (100340): read as a tile another face holds, it is read with doubt, and the look at the 460 tile,
+    # fitting no worse by the margin, takes its place
+    across = FaceReading(_tile(420, 300), 0.99, (peaks(2, 0.8), peaks(2, 0.8)), 0.0, 0.5)
+    look = _sure(MISSED, (4, 5))
+    assert Profile().doubt_below <= count_pips(across, Profile()).confidence < count_pips(look, Profile()).confidence
+    plane = Plane(TABLE)
+    fit = lambda face: 0.95 if face is look else 0.9  # noqa: E731
+    found = common._taken(_faces()[:-1] + [across], [look], 0, plane, Profile(), fit)
+    assert found[-1] is look and len(found) == len(TABLE) + 1
+    # read as a tile no other face holds, it keeps its place
+    alone = replace(across, peaks=(peaks(6, 0.8), peaks(6, 0.8)))
+    assert common._taken(_faces()[:-1] + [alone], [look], 0, plane, Profile(), fit)[-1] is alone
+
 def test_a_candidate_whose_looks_went_to_a_neighbour_is_looked_at_through_the_plane(monkeypatch):
     monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     faces = _faces()[:-1]

@@ -7,6 +7,7 @@ and the detector's candidates as frames (``_frames``).
 
 from __future__ import annotations
 
+import functools
 from typing import Callable
 
 import cv2
@@ -14,7 +15,7 @@ import numpy as np
 
 from companion.vision import geometry as geo
 from companion.vision import read as reader
-from companion.vision.assembly import _plane_fit
+from companion.vision.assembly import _judged, _plane_fit
 from companion.vision.detect import Candidate
 from companion.vision.plane import Plane
 from companion.vision.profile import Profile
@@ -132,6 +133,7 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
             continue
         under = [k for k, other in enumerate(found) if other.tile_score >= profile.tile_threshold
                  and geo.overlap(face.corners, other.corners) > profile.same_face_overlap]
+        doubted = functools.cache(lambda: set(_judged(found, profile)[1]))  # (asked only where the rest hold)
         if not under and not _on_another(face, -1, found, profile) and \
                 face_fit >= (profile.gap_fit if n < guesses else profile.candidate_fit):
             found.append(face)
@@ -139,10 +141,15 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
                 (len(under) == 1 or confidence >= profile.doubt_below) and all(
                     (count_pips(found[k], profile).confidence < profile.doubt_below if alone
                      else fit(found[k]) + profile.fit_margin < face_fit or
-                     # (read surely, it takes the place of a face read with doubt that fits no better by the margin)
-                     confidence >= profile.doubt_below > count_pips(found[k], profile).confidence and
-                     fit(found[k]) < face_fit + profile.fit_margin) and
-                    count_pips(found[k], profile).confidence < confidence for k in under):
+                     # (read surely, it takes the place of a face read with doubt that fits no better by the margin;
+                     # a face read as the same tile as another is read with doubt however sure its pips: _judged)
+                     confidence >= profile.doubt_below and fit(found[k]) < face_fit + profile.fit_margin and
+                     k in doubted()) and
+                    # (read surely and of a tile's shape, it takes the place of one face of none however surely that
+                    # was read: a blank sliver, or the logo read on part of a tile, as in ``_reshaped``)
+                    (count_pips(found[k], profile).confidence < confidence or len(under) == 1 and
+                     confidence >= profile.doubt_below and fit(found[k]) < profile.gap_fit <= face_fit)
+                    for k in under):
             found[under[0]] = face  # (read surely, it takes the place of pieces of the one tile framed apart)
             found[:] = [other for k, other in enumerate(found) if k not in under[1:]]
     return _staggered(found, looks, fit, profile)

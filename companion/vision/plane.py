@@ -18,7 +18,8 @@ that the horizon goes to infinity (``Plane.level``) leaves a view of the table t
 There a face read surely gives that affine map up to a turn of the tile: its two sides are the images of
 the tile's length and width. A tile turned by any angle has sides that are the same map
 applied to the turned length and width; the face's own axis fixes the angle. The outline is predicted
-there and mapped back.
+there and mapped back. In that view every tile is one size, so a sure face far from the sure faces' middle
+size there (a sliver read surely as a tile) predicts no outline.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ import numpy as np
 from companion.vision import geometry as geo
 
 NEIGHBOURS = 3  # sure faces nearest a face, whose predictions are averaged
+# with the perspective undone, a sure face under this share of the sure faces' middle area, or over its inverse,
+# is of no tile's size: judged among SIZED_AMONG sure faces or more (a face and five others, as step 4 judges
+# sizes; fewer tell the horizon too loosely, one sliver bending it enough to set the true tiles apart)
+SIZE_APART, SIZED_AMONG = 0.5, 6
 # what a face's vanishing points weigh in the horizon's fit against its size (a few pixels off in a corner turn
 # a side by a degree; sizes, where faces are spread, tell more): with them two faces, or one row, give a horizon
 VANISHING_WEIGHT = 0.1
@@ -72,6 +77,11 @@ class Plane:
                 self.level = np.vstack([np.eye(3)[:2], horizon])
         self.unlevel = np.linalg.inv(self.level)
         self.sides = [_sides(geo.apply(self.level, q)) for q in self.sure]
+        # with the perspective undone every tile is one size: a sure face far smaller or larger than most (a sliver
+        # read as a tile, an outline across two) predicts no tile's outline around it
+        areas = np.abs([np.linalg.det(s) for s in self.sides])
+        middle = np.median(areas) if len(areas) >= SIZED_AMONG else np.nan
+        self.sized = np.flatnonzero(~((areas < SIZE_APART * middle) | (areas > middle / SIZE_APART)))
 
     def outline(self, quad: np.ndarray, aspect: float) -> np.ndarray | None:
         """The outline a tile of length ``aspect`` times its width has at ``quad``'s centre, lying along
@@ -90,8 +100,8 @@ class Plane:
         # each of the nearest sure faces predicts the tile's length and width (vectors on the table); the
         # outline is their mean's
         length, width, count = [0.0, 0.0], [0.0, 0.0], 0
-        off = self.centres - centre
-        for k in np.argsort(off[:, 0] ** 2 + off[:, 1] ** 2)[:NEIGHBOURS].tolist():
+        off = self.centres[self.sized] - centre
+        for k in self.sized[np.argsort(off[:, 0] ** 2 + off[:, 1] ** 2)[:NEIGHBOURS]].tolist():
             in_frame = _in_frame(self.sides[k], axis)  # the axis in the sure tile's frame (its length, its width)
             if in_frame is None:
                 continue

@@ -56,6 +56,16 @@ def test_sure_faces_in_one_row_predict_sizes_off_it_by_the_nearest():
     assert geo.iou(Plane(row).outline(truth, 2.0), truth) > 0.8
 
 
+def test_a_sure_face_of_no_tiles_size_predicts_no_outline_around_it():
+    # a sliver of a tile's side read surely as a whole tile (099186: a square a quarter of a tile's size), nearest a
+    # tile among the sure faces, once shrank the outline predicted there, and the tile, read right, fitted it badly
+    truth = _seen(15, 20, 60)
+    sliver = _seen(15, 12, 0, length=8.0)
+    assert geo.iou(Plane(SURE + [sliver]).outline(truth, 2.0), truth) > 0.9
+    # fewer sure faces tell the view too loosely to tell which is a tile's size: all predict
+    assert geo.iou(Plane(SURE[:4] + [sliver]).outline(truth, 2.0), truth) < 0.8
+
+
 def _camera(tilt_deg: float) -> np.ndarray:
     """The homography of a camera 150 cm from the table, tilted from looking straight down."""
     t = np.radians(tilt_deg)

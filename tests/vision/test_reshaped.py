@@ -227,13 +227,28 @@ def test_an_outline_askew_across_two_tiles_is_looked_at_along_its_nearest_sure_n
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
 
 
+def _left_end() -> FaceReading:
+    """The 460 tile's left half read as a face of its own, its pips in doubt."""
+    return FaceReading(geo.quad_of((420, 300), 0.0, WIDTH, WIDTH), 0.95,
+                       (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(1)), 0.0, 1.0)
+
+
+def _bent(monkeypatch, stretch: float) -> np.ndarray:
+    """A reader as ``_reader``'s that finds the 460 tile ``stretch`` times as long as the plane predicts (a steep
+    view bends the prediction); that outline."""
+    bent = geo.quad_of((460, 300), 0.0, stretch * LENGTH, WIDTH)
+    reader = _reader()
+    monkeypatch.setattr("companion.vision.read.read_outlines", lambda *args, **kwargs: [
+        replace(f, corners=bent) if np.allclose(f.corners, MISSED) else f for f in reader(*args, **kwargs)])
+    return bent
+
+
 def test_a_tile_read_as_two_halves_is_read_whole_once(monkeypatch):
     # the 460 tile read apart: its left half with its pips in doubt, its right half surely (as the logo's
     # emblem is; its last look still moved, so it tells the plane nothing): a look through the plane's
     # outline finds the whole tile, which lies on the right half
     monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
-    left = FaceReading(geo.quad_of((420, 300), 0.0, WIDTH, WIDTH), 0.95,
-                       (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(1)), 0.0, 1.0)
+    left = _left_end()
     right = _sure(geo.quad_of((500, 300), 0.0, WIDTH, WIDTH), (2, 0), moved=5.0)
     faces = reshape._reshaped(None, _faces()[:-1] + [left, right], Profile())
     assert len(faces) == len(TABLE) + 1
@@ -244,11 +259,8 @@ def test_a_tile_read_as_two_halves_is_read_whole_once(monkeypatch):
     assert len(faces) == len(TABLE) + 2 and faces[-1] is whole
     # the whole look need not fit the plane's outline to gap_fit (a steep view bends the prediction): it fits far
     # better than the halves it takes in
-    bent = geo.quad_of((460, 300), 0.0, 1.3 * LENGTH, WIDTH)  # an IoU of 1 / 1.3 with the outline predicted
+    bent = _bent(monkeypatch, 1.3)  # an IoU of 1 / 1.3 with the outline predicted
     assert geo.iou(bent, MISSED) < Profile().gap_fit
-    reader = _reader()
-    monkeypatch.setattr("companion.vision.read.read_outlines", lambda *args, **kwargs: [
-        replace(f, corners=bent) if np.allclose(f.corners, MISSED) else f for f in reader(*args, **kwargs)])
     faces = reshape._reshaped(None, _faces()[:-1] + [left, right], Profile())
     assert len(faces) == len(TABLE) + 1 and np.allclose(faces[-1].corners, bent)
 
@@ -257,12 +269,7 @@ def test_a_part_read_less_surely_than_the_whole_look_gives_way_though_it_fits_ne
     # a thick tile seen steeply (50171's 6-6): two thirds of it read as a face of their own, surely but less surely
     # than the look through the whole tile, which fits the plane barely better than that part (the plane's outline
     # is bent there): read less surely, the part is part of the tile all the same, and gives way to it
-    bent = geo.quad_of((460, 300), 0.0, 1.2 * LENGTH, WIDTH)
-    reader = _reader()
-    monkeypatch.setattr("companion.vision.read.read_outlines", lambda *args, **kwargs: [
-        replace(f, corners=bent) if np.allclose(f.corners, MISSED) else f for f in reader(*args, **kwargs)])
-    left = FaceReading(geo.quad_of((420, 300), 0.0, WIDTH, WIDTH), 0.95,
-                       (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(1)), 0.0, 1.0)  # read with doubt
+    bent, left = _bent(monkeypatch, 1.2), _left_end()
     part = FaceReading(geo.quad_of((465, 300), 0.0, 0.7 * LENGTH, WIDTH), 0.99,
                        (peaks(4, heats=(0.97, 0.97, 0.97, 0.8)), peaks(4)), 0.0, 0.5)
     look = _sure(bent, (4, 5))
@@ -281,12 +288,7 @@ def test_a_part_half_within_the_look_read_surely_gives_way_to_it(monkeypatch):
     # a double seen steeply (100236's 6-6): one half read as a tile with doubt, through an outline that strays off
     # the tile, so that a third of it lies beyond the look through the whole tile read surely; more than half of
     # it within that look, it is part of the tile all the same
-    bent = geo.quad_of((460, 300), 0.0, 1.2 * LENGTH, WIDTH)
-    reader = _reader()
-    monkeypatch.setattr("companion.vision.read.read_outlines", lambda *args, **kwargs: [
-        replace(f, corners=bent) if np.allclose(f.corners, MISSED) else f for f in reader(*args, **kwargs)])
-    left = FaceReading(geo.quad_of((420, 300), 0.0, WIDTH, WIDTH), 0.95,
-                       (peaks(4, heats=(0.97, 0.97, 0.97, 0.6)), peaks(1)), 0.0, 1.0)  # read with doubt
+    bent, left = _bent(monkeypatch, 1.2), _left_end()
     part = FaceReading(geo.quad_of((540, 300), 0.0, 0.7 * LENGTH, WIDTH), 0.99,
                        (peaks(4, heats=(0.97, 0.97, 0.97, 0.8)), peaks(4)), 0.0, 0.5)
     assert 0.5 < geo.inside(part.corners, bent) < 0.7
@@ -295,6 +297,7 @@ def test_a_part_half_within_the_look_read_surely_gives_way_to_it(monkeypatch):
     # less than half of it within, it is a tile of its own, and the look, lying on it, is refused
     faces = reshape._reshaped(None, _faces()[:-1] + [left, part], replace(Profile(), part_within=0.7))
     assert len(faces) == len(TABLE) + 2 and faces[-1] is part
+
 
 SIDE_BY_SIDE = {(4, 5): _tile(460, 300), (6, 5): _tile(460, 380)}  # neither read by itself
 

@@ -128,11 +128,20 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
         # shape there, its pips read surely
         shaped = face.tile_score >= profile.shaped_tile_threshold and face_fit >= profile.shaped_fit and \
             confidence >= max(floor, profile.doubt_below) and not alone
+        # a strict look read with doubt adds no tile, but a whole one of a tile's shape may mend a face of none there
+        mends = n < len(strict) and strict[n] and not alone and profile.candidate_confidence <= confidence < floor \
+            and face.tile_score >= profile.tile_threshold and face_fit >= profile.gap_fit
         if (face.tile_score < profile.tile_threshold and not shaped) or face.moved > profile.settled_px or \
-                confidence < floor or face_fit < min(profile.gap_fit, profile.candidate_fit):
+                (confidence < floor and not mends) or face_fit < min(profile.gap_fit, profile.candidate_fit):
             continue
         under = [k for k, other in enumerate(found) if other.tile_score >= profile.tile_threshold
                  and geo.overlap(face.corners, other.corners) > profile.same_face_overlap]
+        if mends:  # (one face under it, of no tile's shape and read less surely: 102066's far 6-3 seen end on)
+            if len(under) == 1 and fit(found[under[0]]) < profile.gap_fit and \
+                    count_pips(found[under[0]], profile).confidence < confidence and \
+                    not _on_another(face, -1, found, profile, under):
+                found[under[0]] = face
+            continue
         doubted = functools.cache(lambda: set(_judged(found, profile)[1]))  # (asked only where the rest hold)
         if not under and not _on_another(face, -1, found, profile) and \
                 face_fit >= (profile.gap_fit if n < guesses else profile.candidate_fit):

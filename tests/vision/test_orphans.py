@@ -314,3 +314,20 @@ def test_a_tile_the_detector_saw_only_from_above_must_be_read_surely(monkeypatch
     monkeypatch.setattr("companion.vision.read.read_outlines", _reader([HIDDEN]))
     filled = missing._filled(None, list(TABLE), [], [], Profile(), (), [quad])
     assert len(filled) == len(TABLE) + 1 and np.allclose(filled[-1].corners, quad)
+
+
+def test_a_tile_seen_only_from_above_read_with_doubt_mends_a_face_of_no_tiles_shape_there(monkeypatch):
+    # 102066's far 6-3, seen end on: the first look framed it short and wide and read 0-1 almost without confidence;
+    # the look from above reads it 0.4 surely through a tile's outline. It adds no tile, but it takes that face's place
+    monkeypatch.setattr("companion.vision.read.read_outlines",
+                        lambda pyramid, quads, profile, floor=None: [read_face(q, HIDDEN[1], heat=0.7) for q in quads])
+    quad = HIDDEN[0]
+    stub = read_face(geo.quad_of((400, 500), 0.0, 100, 90), (0, 1), heat=0.55)  # no tile's shape, read with doubt
+    look = count_pips(read_face(quad, (6, 4), 0.7), Profile()).confidence
+    assert count_pips(stub, Profile()).confidence < look < Profile().doubt_below
+    filled = missing._filled(None, TABLE + [stub], [], [], Profile(), (), [quad])
+    assert len(filled) == len(TABLE) + 1 and np.allclose(filled[-1].corners, quad)
+    assert count_pips(filled[-1], Profile()).pips == (6, 4)
+    # not a face of a tile's shape there, nor one read more surely than the look
+    for held in (read_face(quad, (0, 1), heat=0.55), read_face(geo.quad_of((400, 500), 0.0, 100, 90), (0, 1))):
+        assert missing._filled(None, TABLE + [held], [], [], Profile(), (), [quad])[-1] is held

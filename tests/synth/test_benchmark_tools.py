@@ -322,6 +322,20 @@ def test_a_saved_run_read_again_differs_in_nothing(bench, tmp_path, capsys):
     assert "no folder for the saved run" in capsys.readouterr().err
 
 
+def test_a_folder_read_in_two_processes_reads_as_one_process_does(bench, tmp_path, capsys):
+    make = _load("make_photos")
+    assert make.main([str(tmp_path / "mix"), "--count", "3", "--seed-start", "7", "--size", "320x240"]) == 0
+    run = ["--fresh", "0", "--no-samples", "--no-real", "--worst", "0", "--folder", str(tmp_path / "mix")]
+    assert bench.main(run + ["--save", str(tmp_path / "one.json")]) == 0
+    capsys.readouterr()
+    assert bench.main(run + ["--jobs", "2", "--against", str(tmp_path / "one.json")]) == 0
+    out = capsys.readouterr().out
+    assert "against the saved run: 3 photos in both (0 not in it), 0 scans differ" in out
+    with pytest.raises(SystemExit):
+        bench.main(run + ["--jobs", "0"])
+    assert "--jobs 0: give at least 1 process" in capsys.readouterr().err
+
+
 TILE = [[0, 0], [0, 50], [100, 50], [100, 0]]  # 100 long along x, 50 wide
 
 

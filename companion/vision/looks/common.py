@@ -107,8 +107,10 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
            fit: Callable[[FaceReading], float] | None = None, strict: list[bool] = ()) -> list[FaceReading]:
     """``found`` (changed in place) and the ``looks`` that are tiles it missed, or that take the place of a face
     of it, as ``_filled`` tells; the first ``guesses`` looks are guesses, the others where the detector saw a tile;
-    a look marked ``strict`` must be read surely (a guess however surely it is a whole tile). ``fit``:
-    ``_fit_to(plane, profile)``, if made already."""
+    a look marked ``strict`` must be read surely (a guess however surely it is a whole tile) to be a tile missed;
+    read with doubt (at least ``profile.candidate_confidence``), whole, settled and of a tile's shape
+    (``profile.gap_fit``), it may only take the place of the one face it lies on that has no tile's shape and is
+    read less surely. ``fit``: ``_fit_to(plane, profile)``, if made already."""
     fit = fit or _fit_to(plane, profile)
     # with fewer than two faces read surely nothing tells a tile's shape: where the detector saw a tile, a look
     # is judged on its reading alone (read surely), and takes the place of a face read with doubt only
@@ -136,7 +138,7 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
             continue
         under = [k for k, other in enumerate(found) if other.tile_score >= profile.tile_threshold
                  and geo.overlap(face.corners, other.corners) > profile.same_face_overlap]
-        if mends:  # (one face under it, of no tile's shape and read less surely: 102066's far 6-3 seen end on)
+        if mends:  # (102066's far 6-3 seen end on, read 0-1 almost without confidence through a frame short and wide)
             if len(under) == 1 and fit(found[under[0]]) < profile.gap_fit and \
                     count_pips(found[under[0]], profile).confidence < confidence and \
                     not _on_another(face, -1, found, profile, under):

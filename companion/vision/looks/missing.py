@@ -150,7 +150,8 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     those on no face just beyond a whole face's end, through the tile end to end with it (``_beyond_an_end``); and at
     each of the outlines ``above`` (``_seen_from_above``: the detector frames a tile seen from above closely), a look
     through it and through the outline the plane predicts there, a tile found there read surely however surely it
-    is whole. A look that is a whole
+    is whole (read with doubt, at a weak peak or from above, a look takes only the place of one face of no tile's
+    shape read less surely: ``_taken``). A look that is a whole
     tile, sure of its pips (a gap, a half or a line's end is a guess, unless the reader is as sure it is a whole
     tile as ``profile.guess_tile_sure``; a weak peak is a guess without that exception; at an orphan, where the
     detector saw a tile, at least ``profile.candidate_confidence``), settled (a whole tile not yet settled is

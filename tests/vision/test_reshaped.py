@@ -387,28 +387,6 @@ def test_a_look_that_has_not_settled_or_fits_no_better_is_refused(monkeypatch, p
     assert np.allclose(reshape._reshaped(None, _faces(), profile)[-1].corners, _across_two().corners)
 
 
-@pytest.mark.parametrize("settles_at, gives_way", [(460, True), (490, False)])
-def test_a_moved_look_that_settles_back_on_the_face_needs_no_margin(monkeypatch, settles_at, gives_way):
-    # 102135's 3-0, read 0-2 with doubt through an outline of a tile's shape (0.86): a look moved along it settled back
-    # on that outline and read 3-0 surely, fitting 0.95, short of the margin a look moved onto a neighbour needs
-    held = FaceReading(geo.quad_of((464, 300), 0.0, LENGTH, 0.88 * WIDTH), 0.99, (peaks(4, 0.7), peaks(5)), 0.0, 1.0)
-    look = _sure(geo.quad_of((settles_at, 300), 0.0, 0.95 * LENGTH, WIDTH), (3, 0))
-    table = [_sure(q, p) for q, p in zip(TABLE, PIPS)]
-    plane = Plane([f.corners for f in table])
-    prediction = plane.outline(held.corners, Profile().tile_aspect)
-
-    def read_outlines(pyramid, quads, profile, floor=None):  # (no tile through the prediction itself)
-        return [look if geo.iou(q, prediction) < 0.97 and np.linalg.norm(geo.centre_of(q) - (464, 300)) < 0.3 * LENGTH
-                else FaceReading(q, 0.05, ((), ()), 0.0, 1.0) for q in quads]
-
-    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
-    held_fit, look_fit = _plane_fit(held, plane, Profile()), _plane_fit(look, plane, Profile())
-    assert held_fit < look_fit <= held_fit + Profile().fit_margin
-    assert (geo.iou(look.corners, held.corners) >= Profile().gap_fit) == gives_way
-    now = reshape._reshaped(None, table + [held], Profile())[-1]
-    assert (now is look) == gives_way and (now is held) != gives_way
-
-
 def test_a_tile_missing_from_the_gap_in_a_row_is_looked_for_there(monkeypatch):
     monkeypatch.setattr("companion.vision.read.read_outlines", _reader())
     row = _faces()[:-1] + [_sure(_tile(620, 300), (6, 6))]  # 300 and 620: room for one

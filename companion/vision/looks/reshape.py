@@ -34,11 +34,10 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
     ``profile.candidate_confidence`` surely, where the face or the look that took its place has none: a sliver read
     as a whole tile, surely, is no tile all the same), has settled (its corners moved at most ``profile.settled_px`` in
     its last look), lies on no other whole tile read, and fits the prediction at its own place better
-    (intersection over union; a moved or turned look by ``profile.fit_margin``, unless it settled back on the
-    face's own outline, overlapping it at least ``profile.gap_fit``: another look at the same tile) than the face,
-    unless the face had not settled, or its pips were read almost without confidence (below
-    ``profile.candidate_confidence``) and the look's surely (``profile.doubt_below``) with a tile's shape there
-    (``profile.gap_fit``). In a set with a logo, a whole
+    (intersection over union; a moved or turned look by ``profile.fit_margin``) than the face, unless the face
+    had not settled, or its pips were read almost without confidence (below ``profile.candidate_confidence``)
+    and the look's surely (``profile.doubt_below``) with a tile's shape there (``profile.gap_fit``). In a set
+    with a logo, a whole
     face read as the logo tile, surely or with doubt, is looked at the same way (through the prediction, moved
     and not, and along the nearest sure face's axis and across it, moved either way along) where its outline
     fits what the other sure faces predict less than ``profile.gap_fit`` (the reader often takes the round
@@ -153,9 +152,6 @@ def _reshaped(pyramid: Pyramid, faces: list[FaceReading], profile: Profile,
             # (a face read almost without confidence may lie across two tiles, an outline of a tile's shape too)
             unsure = k not in logos and count_pips(held, profile).confidence < profile.candidate_confidence and \
                 count_pips(face, profile).confidence >= profile.doubt_below and face_fit >= profile.gap_fit
-            # (a moved or turned look that settled back on the face's own outline is another look at the same tile)
-            if margin and k not in logos and geo.iou(face.corners, held.corners) >= profile.gap_fit:
-                margin = 0.0
             if face_fit <= held_fit + margin and not unsure:
                 continue
             # a face of no tile's shape within a look read surely, fitting far worse or read less surely, is part of

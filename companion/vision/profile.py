@@ -230,6 +230,9 @@ class Profile:
     # nothing to judge its shape by, is left out and named in a warning: a card's numbers, a cloth's square;
     # nor does a face whose pips are read less surely judge another too large (patches of grass by a close tile)
     shapeless_below: float = 0.2
+    # ... and a face read with doubt (``doubt_below``) of no tile's shape there, more than this of it on a face read
+    # surely, is no tile either: its outline strayed off a tile onto what lies beside it, taking in some of its pips
+    shapeless_on_tile: float = 0.1
 
     @classmethod
     def from_dict(cls, data: dict) -> "Profile":
@@ -265,8 +268,8 @@ class Profile:
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
                     "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
                     "straddle_sides", "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below",
-                    "border_heat", "border_tile_sure", "twin_tile_sure", "weak_heat", "shade_sure", "shade_apart",
-                    "shade_other"):
+                    "shapeless_on_tile", "border_heat", "border_tile_sure", "twin_tile_sure", "weak_heat", "shade_sure",
+                    "shade_apart", "shade_other"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

@@ -278,3 +278,25 @@ def test_a_whole_blank_face_with_specks_is_no_tile_of_a_set_whose_double_blank_c
     assert {t.pips for t in assemble(Faces(faces[:2] + [logo], 1100, 600), Profile()).tiles} == {(2, 0), (3, 1), (0, 0)}
     plain = {t.pips for t in assemble(Faces(faces, 1100, 600), Profile(logo=False)).tiles}
     assert plain == {(2, 0), (3, 1), (0, 0)}
+
+
+def test_a_face_read_with_doubt_of_no_tiles_shape_lying_partly_on_a_tile_is_left_out_and_named():
+    # h105's 105357: an outline strayed off a walnut 4-4 onto the deck beside it, read as 0-2 from two of its pips
+    sure = [_face(150, (3, 2), 0.99), _face(400, (4, 1), 0.99), _face(650, (5, 1), 0.99)]
+    doubtful = (peaks(2, 0.95), peaks(2, heats=(0.95, 0.7)))  # read 2-2 0.4 surely: with doubt, not almost without
+    stray = FaceReading(geo.quad_of((760, 300), 0.0, 120, 120), 0.99, doubtful, 0.0)  # a fifth of it on the 5-1
+
+    def read(faces, profile=Profile()):
+        return assemble(Faces(faces, 1100, 600), profile)
+
+    reading = read(sure + [stray])
+    assert [t.pips for t in reading.tiles] == [(3, 2), (4, 1), (5, 1)]
+    assert [w for w in reading.warnings if "left out" in w] == [
+        "a face read as 2-2 (near x=760, y=300, middle right) was left out: it was read with doubt (0.40), has no "
+        "tile's shape there and lies partly on a tile read surely; add it if it is a tile"]
+    # apart from the tiles, of a tile's shape, or read surely, it stays
+    assert len(read(sure + [replace(stray, corners=geo.quad_of((900, 300), 0.0, 120, 120))]).tiles) == 4
+    assert len(read(sure + [replace(stray, corners=geo.quad_of((790, 300), 0.0, 160, 80))]).tiles) == 4
+    assert len(read(sure + [replace(stray, peaks=(peaks(2, 0.95), peaks(2, 0.95)))]).tiles) == 4
+    # the share on the tile that makes it a stray lives in the profile
+    assert len(read(sure + [stray], Profile(shapeless_on_tile=0.3)).tiles) == 4

@@ -331,3 +331,17 @@ def test_a_tile_seen_only_from_above_read_with_doubt_mends_a_face_of_no_tiles_sh
     # not a face of a tile's shape there, nor one read more surely than the look
     for held in (read_face(quad, (0, 1), heat=0.55), read_face(geo.quad_of((400, 500), 0.0, 100, 90), (0, 1))):
         assert missing._filled(None, TABLE + [held], [], [], Profile(), (), [quad])[-1] is held
+
+
+def test_a_look_that_outdoes_the_face_under_it_in_every_way_takes_its_place():
+    # 105370's 0-1: framed 40 pixels onto the grass (read 0.53 surely, 0.85 whole, fit 0.88), then left out for the
+    # grass's colour; a look through the tile read it 0.88 surely, 1.0 whole, fit 0.96: short of the fit margin
+    from companion.vision.looks.common import _taken
+    plane = Plane([f.corners for f in TABLE])
+    held = replace(read_face(geo.quad_of((406, 500), 0.0, 150, 80), (0, 1), heat=0.8), tile_score=0.85)
+    look = read_face(_tile(400, 500), (0, 1), heat=0.97)
+    assert Profile().doubt_below <= count_pips(held, Profile()).confidence < count_pips(look, Profile()).confidence
+    assert _taken(TABLE + [held], [look], 0, plane, Profile())[-1] is look
+    # a look that falls short in one way leaves the face be: less surely whole, read no surer, of no better shape
+    for short in (replace(look, tile_score=0.85), replace(look, peaks=held.peaks), replace(look, corners=held.corners)):
+        assert _taken(TABLE + [held], [short], 0, plane, Profile())[-1] is held

@@ -155,7 +155,7 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
                      # (read surely, it takes the place of a face read with doubt that fits no better by the margin;
                      # a face read as the same tile as another is read with doubt however sure its pips: _judged)
                      confidence >= profile.doubt_below and fit(found[k]) < face_fit + profile.fit_margin and
-                     k in doubted()) and
+                     k in doubted() or _outdone(found[k], face, fit, profile)) and
                     # (read surely and of a tile's shape, it takes the place of one face of none however surely that
                     # was read: a blank sliver, or the logo read on part of a tile, as in ``_reshaped``)
                     (count_pips(found[k], profile).confidence < confidence or len(under) == 1 and
@@ -164,6 +164,18 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
             found[under[0]] = face  # (read surely, it takes the place of pieces of the one tile framed apart)
             found[:] = [other for k, other in enumerate(found) if k not in under[1:]]
     return _staggered(found, looks, fit, profile)
+
+
+def _outdone(other: FaceReading, look: FaceReading, fit: Callable[[FaceReading], float], profile: Profile) -> bool:
+    """Whether ``look``, read surely and of a tile's shape (``profile.gap_fit``), outdoes the face ``other`` it lies
+    on in every way, by however little: surer it is a whole tile, its pips read more surely, and of a better shape
+    there (``fit``). Then it is the same tile framed better: 105370's 0-1 was framed 40 pixels onto the grass beside
+    it (read 0.53 surely, 0.85 whole, fit 0.88), and then left out for the grass's colour; a look through the tile
+    read it 0.88 surely, 1.0 whole, fit 0.96, short of the margin a look needs that outdoes a face in shape alone."""
+    confidence = count_pips(look, profile).confidence
+    return confidence >= profile.doubt_below and fit(look) >= profile.gap_fit and \
+        look.tile_score > other.tile_score and confidence > count_pips(other, profile).confidence and \
+        fit(look) > fit(other)
 
 
 def _staggered(found: list[FaceReading], looks: list[FaceReading], fit: Callable[[FaceReading], float],

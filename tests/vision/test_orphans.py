@@ -13,6 +13,7 @@ from companion.vision import Profile, count_pips
 from companion.vision import geometry as geo
 from companion.vision.assembly import _judged
 from companion.vision.looks import missing
+from companion.vision.looks.common import _taken
 from companion.vision.plane import Plane, next_in_line
 from companion.vision.read import FaceReading
 
@@ -336,7 +337,6 @@ def test_a_tile_seen_only_from_above_read_with_doubt_mends_a_face_of_no_tiles_sh
 def test_a_look_that_outdoes_the_face_under_it_in_every_way_takes_its_place():
     # 105370's 0-1: framed 40 pixels onto the grass (read 0.53 surely, 0.85 whole, fit 0.88), then left out for the
     # grass's colour; a look through the tile read it 0.88 surely, 1.0 whole, fit 0.96: short of the fit margin
-    from companion.vision.looks.common import _taken
     plane = Plane([f.corners for f in TABLE])
     held = replace(read_face(geo.quad_of((406, 500), 0.0, 150, 80), (0, 1), heat=0.8), tile_score=0.85)
     look = read_face(_tile(400, 500), (0, 1), heat=0.97)

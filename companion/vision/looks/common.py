@@ -172,10 +172,9 @@ def _outdone(other: FaceReading, look: FaceReading, fit: Callable[[FaceReading],
     there (``fit``). Then it is the same tile framed better: 105370's 0-1 was framed 40 pixels onto the grass beside
     it (read 0.53 surely, 0.85 whole, fit 0.88), and then left out for the grass's colour; a look through the tile
     read it 0.88 surely, 1.0 whole, fit 0.96, short of the margin a look needs that outdoes a face in shape alone."""
-    confidence = count_pips(look, profile).confidence
-    return confidence >= profile.doubt_below and fit(look) >= profile.gap_fit and \
-        look.tile_score > other.tile_score and confidence > count_pips(other, profile).confidence and \
-        fit(look) > fit(other)
+    confidence, shape = count_pips(look, profile).confidence, fit(look)
+    return confidence >= profile.doubt_below and shape >= profile.gap_fit and look.tile_score > other.tile_score \
+        and confidence > count_pips(other, profile).confidence and shape > fit(other)
 
 
 def _staggered(found: list[FaceReading], looks: list[FaceReading], fit: Callable[[FaceReading], float],

@@ -153,7 +153,8 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
                     (count_pips(found[k], profile).confidence < profile.doubt_below if alone
                      else fit(found[k]) + profile.fit_margin < face_fit or
                      # (read surely, it takes the place of a face read with doubt that fits no better by the margin;
-                     # a face read as the same tile as another is read with doubt however sure its pips: _judged)
+                     # a face read as the same tile as another is read with doubt however sure its pips: _judged;
+                     # or the look outdoes the face in every way, by however little: the same tile framed better)
                      confidence >= profile.doubt_below and fit(found[k]) < face_fit + profile.fit_margin and
                      k in doubted() or _outdone(found[k], face, fit, profile)) and
                     # (read surely and of a tile's shape, it takes the place of one face of none however surely that

@@ -1125,3 +1125,38 @@ def test_a_look_through_the_prediction_read_surely_takes_no_moved_looks(monkeypa
     faces = reshape._reshaped(None, _faces()[:-1] + [doubtful], Profile())
     assert np.allclose(faces[-1].corners, MISSED) and _count(faces[-1]) == (4, 5)
     assert len(looked) == 1
+
+
+def test_a_face_read_across_a_tile_seen_end_on_is_looked_at_along_it(monkeypatch):
+    # 102178's far 1-0, seen end on at 49 degrees and about as wide in the photo as long: the reader framed it
+    # closely but took its sides for its ends, so its divider lay along the face read and its one pip went unseen
+    # (read surely as a 0-0, 0.70: a faint mark off its middle line; settled, of no tile's shape); the outline the
+    # other faces predict turned across that face fits it, and a look through it reads the 1-0 more surely
+    camera = _camera(50)
+    truth = _seen(0, 60, 90, view=camera)
+    table = [_sure(_seen(x, y, turn, view=camera), pips) for x, y, turn, pips in
+             [(-30, -20, 0, (2, 2)), (25, -10, 90, (3, 1)), (0, 20, 30, (6, 4)), (35, 40, 0, (5, 5)),
+              (-35, 40, 0, (4, 4)), (-20, 10, 90, (6, 2)), (30, 15, 0, (5, 3)), (-5, -30, 60, (1, 1))]]
+    across = FaceReading(np.roll(truth, 1, axis=0), 0.98, ((Peak(0.15, 0.5),), ()), 0.0, 0.9)
+    assert _count(across) == (0, 0) and Profile().doubt_below < count_pips(across, Profile()).confidence < 0.9
+    looked = []
+
+    def read_outline(q):  # the 1-0 only through an outline on it along it; across it, the 0-0 again
+        end = truth[1] - truth[0]
+        if geo.iou(q, truth) < 0.5:
+            return FaceReading(q, 0.05, ((), ()), 0.0, 1.0)
+        if abs((q[1] - q[0]) @ end) > 0.7 * np.linalg.norm(q[1] - q[0]) * np.linalg.norm(end):
+            return _sure(truth, (1, 0), 1.0)
+        return across
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        looked.extend(quads)
+        return [read_outline(q) for q in quads]
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    monkeypatch.setattr(reshape, "_reshaped_again", lambda *args: None)
+    plane = Plane([f.corners for f in table])
+    turned = plane.outline(truth, Profile().tile_aspect)
+    assert _plane_fit(across, plane, Profile()) < Profile().gap_fit < geo.iou(truth, turned)
+    found = reshape._reshaped(None, table + [across], Profile())
+    assert _count(found[-1]) == (1, 0) and np.allclose(found[-1].corners, truth) and looked

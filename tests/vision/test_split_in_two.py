@@ -116,6 +116,25 @@ def test_only_both_tiles_read_surely_replace_the_face(monkeypatch):
     assert splits._split_in_two(None, sure_across, {4: []}, Profile()) == sure_across
 
 
+@pytest.mark.parametrize("heats, split", [((0.89, 0.7), True), ((0.89, 0.6), False), ((0.725, 0.7), False)])
+def test_a_pair_read_surely_on_the_whole_replaces_the_face_though_one_tile_is_read_with_doubt(monkeypatch, heats,
+                                                                                             split):
+    # 107394: two tiles seen end on side by side, read across them with doubt; split, a 4-2 read surely (0.78) and
+    # a 4-6 with doubt (0.40) replace the face; not a tile read almost without confidence, nor two read with doubt
+    def read_outlines(pyramid, quads, profile, floor=None):
+        out = []
+        for q in quads:
+            near = [(t, p, h) for (t, p), h in zip(END_TO_END, heats)
+                    if np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)) < 0.2 * LENGTH]
+            out.append(read_face(*near[0]) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+        return out
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    faces = TABLE + [read_face(ACROSS_THE_ENDS.corners, (6, 4), 0.66)]
+    found = splits._split_in_two(None, faces, {4: []}, Profile())
+    assert (_pips(found[4:]) == [(3, 6), (4, 5)]) is split and (found == faces) is not split
+
+
 def test_a_pair_with_a_look_on_another_whole_face_takes_no_looks(monkeypatch):
     # the 4-5's place holds a face of its own, of a tile's shape: a look there would stay on it, and a pair on
     # another whole face replaces nothing

@@ -270,12 +270,14 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
     looks find both: tiles end to end, through the face moved half a tile each way along it; tiles side by
     side, through the square it makes with the place beside it toward a candidate held off it across, split
     the other way (a face read in that place gives way too). The two looks must be whole tiles, settled (they
-    may take one look more), sure of their pips and surer on the whole than the faces they replace, two tiles
-    of the set read surely nowhere else (nor the very tiles they replace, moved), of a tile's shape there
-    (their fit to the plane's prediction at least ``profile.gap_fit``), not on each other, and on no other
-    whole face but the ones they replace (a pair whose outlines lie on another takes no looks). A face across
-    two tiles reads as a tile of its own (their halves there) nearly as surely as they do; the looks beside a
-    true tile take in half of it and the ground or a neighbour beyond, or read across two tiles themselves. A pair
+    may take one look more), sure of their pips on the whole (``profile.doubt_below``; neither almost without
+    confidence, ``profile.candidate_confidence``: 107394's two tiles seen end on side by side, read 0.78 and 0.40
+    surely) and surer than the faces they replace, two tiles of the set read surely nowhere else (nor the very
+    tiles they replace, moved), of a tile's shape there (their fit to the plane's prediction at least
+    ``profile.gap_fit``), not on each other, and on no other whole face but the ones they replace (a pair whose
+    outlines lie on another takes no looks). A face across two tiles reads as a tile of its own (their halves
+    there) nearly as surely as they do; the looks beside a true tile take in half of it and the ground or a
+    neighbour beyond, or read across two tiles themselves. A pair
     with a look on another face held so replaces that face too, where both looks are at least as surely whole
     tiles (the reader's tile score) as the least sure face they replace: a line read half a tile off throughout
     holds each of its faces, each pair lying on the next face."""
@@ -324,8 +326,10 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
                 score > np.mean([confidence[j] for j in replaced]) and \
                 (not more or min(f.tile_score for f in pair) >= min(faces[j].tile_score for j in replaced)) and \
                 geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap and \
+                score >= profile.doubt_below and \
                 all(face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
-                    c.confidence >= profile.doubt_below and _plane_fit(face, plane, profile) >= profile.gap_fit and
+                    c.confidence >= profile.candidate_confidence and
+                    _plane_fit(face, plane, profile) >= profile.gap_fit and
                     not _on_another(face, -1, faces, profile, besides=replaced) for face, c in zip(pair, counts)):
             if score > best.get(k, (-1.0,))[0]:
                 best[k] = (score, pair, replaced)

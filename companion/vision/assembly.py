@@ -514,11 +514,27 @@ def _like_the_set(kept: list[tuple[FaceReading, Count]], profile: Profile) -> li
         if len(others) < profile.colour_sure_min:
             return True
         colour = np.asarray(face.colour)
-        return float(np.hypot(*(colours[others, 1:] - colour[1:]).T).min()) <= profile.colour_far and (
+        near = float(np.hypot(*(colours[others, 1:] - colour[1:]).T).min()) <= profile.colour_far and (
             _marks(face, profile) > 1 or
             float(np.abs(saturations[others] - _saturation(colour[None])[0]).min()) <= profile.colour_saturation_far)
+        logo = profile.logo and face.logo_score >= profile.logo_sure  # (as surely as a score card seldom is)
+        return near or (logo and _of_hue(colour, colours[others], profile))
 
     return [fc for k, fc in enumerate(kept) if like(k)]
+
+
+def _of_hue(colour: np.ndarray, colours: np.ndarray, profile: Profile) -> bool:
+    """Whether the CIE Lab ``colour`` has the hue of one of ``colours`` (rows) no nearer grey than
+    ``profile.colour_far``, within ``profile.logo_hue_far`` degrees, at a chroma within ``profile.logo_chroma_ratio``
+    times its: sun and shade change a face's lightness and chroma, not its hue, and the logo's print, sampled with
+    its wood, pales it too (a logo tile in sun beside a tile in shade lies 16.9 from it in a*b*; one lit by warm
+    light, 0.52 from it in saturation); a score card is near grey."""
+    chroma, own = np.hypot(colours[:, 1], colours[:, 2]), float(np.hypot(colour[1], colour[2]))
+    turn = np.arctan2(colours[:, 2], colours[:, 1]) - np.arctan2(colour[2], colour[1])
+    turn = np.degrees(np.abs(np.arctan2(np.sin(turn), np.cos(turn))))
+    ratio = profile.logo_chroma_ratio
+    return bool(np.any((chroma >= profile.colour_far) & (turn <= profile.logo_hue_far) &
+                       (own <= ratio * chroma) & (own * ratio >= chroma)))
 
 
 def _saturation(colours: np.ndarray) -> np.ndarray:

@@ -221,6 +221,14 @@ class Profile:
     # of the 1,978 faces so judged and kept in 1,800 photos (the steep 800, the first thousand), tiles lie within
     # 0.22 of the nearest, and the two faces of ground read as a 1-0 and a 0-1 at 0.32 and 0.56
     colour_saturation_far: float = 0.3
+    # a face read as the logo tile at least ``logo_sure``, far from every sure face by either, is of the set's colour
+    # all the same where its hue lies within this many degrees of a sure face's at most ``logo_chroma_ratio`` times
+    # more or less chroma (that face no nearer grey than ``colour_far``): light changes lightness and chroma, not
+    # hue, and the print pales the logo's wood as sampled; the score cards so left out in 9,250 photos are near
+    # grey, 0.15 to 0.4 of the nearest sure face's chroma (a face read less surely as the logo may be another
+    # tile's blank half: 104096's, 0.89, of the wood's hue)
+    logo_hue_far: float = 15.0
+    logo_chroma_ratio: float = 2.0
     doubt_below: float = 0.5  # a reading less sure than this is named in a warning
     settle_below: float = 0.5  # a reading less sure than this may give way to its next where the set needs it
     # a reading the set cannot hold (a half above ``max_pips``, a tile twice) is at most this sure (below
@@ -311,6 +319,9 @@ class Profile:
             raise ProfileError("profile fields 'colour_far', 'colour_sure_min' and 'colour_saturation_far' must be "
                                f"positive: {profile.colour_far!r}, {profile.colour_sure_min!r}, "
                                f"{profile.colour_saturation_far!r}")
+        if profile.logo_hue_far < 0 or profile.logo_chroma_ratio < 1:
+            raise ProfileError("profile fields 'logo_hue_far' and 'logo_chroma_ratio' must be at least 0 and 1: "
+                               f"{profile.logo_hue_far!r}, {profile.logo_chroma_ratio!r}")
         if profile.size_steepest <= 0:
             raise ProfileError(f"profile field 'size_steepest' must be positive: {profile.size_steepest!r}")
         if profile.size_fit_min < 4:

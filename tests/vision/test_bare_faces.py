@@ -102,6 +102,23 @@ def test_the_logo_tile_read_surely_left_out_by_its_colour_alone_is_named():
     assert len(card.tiles) == 2 and card.warnings == [] and card.left_out == []
 
 
+def test_the_logo_tile_of_the_sets_hue_is_kept_however_light_changes_its_colour():
+    # the logo tile in sun beside a 4-5 in shade (107327: 16.9 a*b* units apart), and one lit by warm light beside
+    # two in dim light (107161: its saturation 0.52 from theirs): far by one measure or the other, of the wood's hue
+    for wood, lit in [((33.5, 9.9, 19.1), (54.9, 17.7, 34.0)), ((17.1, 11.3, 17.3), (27.0, 9.8, 15.8))]:
+        sure = [replace(_face(150 + 250 * k, pips, 0.99), colour=wood) for k, pips in enumerate([(4, 5), (6, 6)])]
+        logo = replace(_face(650, (0, 0), 0.99, logo=1.0), colour=lit)
+        assert len(assemble(Faces(sure + [logo], 1100, 600), Profile()).tiles) == 3
+        assert len(assemble(Faces(sure + [logo], 1100, 600), Profile(logo_hue_far=0.0)).tiles) == 2
+        # read as the logo less surely than logo_sure, it may be another tile's blank half (104096): left out
+        assert len(assemble(Faces(sure + [replace(logo, logo_score=0.9)], 1100, 600), Profile()).tiles) == 2
+    # score cards read as the logo are near grey, whatever their hue (81491's, 104107's): still no tile
+    for wood, card in [((43.4, 7.8, 19.9), (71.7, 6.5, 5.3)), ((28.1, 11.0, 17.2), (50.2, 1.0, 4.1))]:
+        sure = [replace(_face(150 + 250 * k, pips, 0.99), colour=wood) for k, pips in enumerate([(4, 5), (6, 6)])]
+        logo = replace(_face(650, (0, 0), 0.99, logo=1.0), colour=card)
+        assert len(assemble(Faces(sure + [logo], 1100, 600), Profile(logo_hue_far=90.0)).tiles) == 2
+
+
 def test_a_pale_face_tinted_like_the_set_by_warm_light_is_no_tile():
     # dark wood in warm light, and a cloth's pale square with a speck tinted alike (a*b* within colour_far): sun
     # and shade scale the wood's lightness and chroma together, the square's saturation is far less

@@ -120,7 +120,8 @@ def test_only_both_tiles_read_surely_replace_the_face(monkeypatch):
 def test_a_pair_read_surely_on_the_whole_replaces_the_face_though_one_tile_is_read_with_doubt(monkeypatch, heats,
                                                                                              split):
     # 107394: two tiles seen end on side by side, read across them with doubt; split, a 4-2 read surely (0.78) and
-    # a 4-6 with doubt (0.40) replace the face; not a tile read almost without confidence, nor two read with doubt
+    # a 4-6 with doubt (0.40) replace the face (here the 3-6 and the 4-5, at those confidences); not a tile read
+    # almost without confidence, nor two read with doubt
     def read_outlines(pyramid, quads, profile, floor=None):
         out = []
         for q in quads:

@@ -277,10 +277,10 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
     ``profile.gap_fit``), not on each other, and on no other whole face but the ones they replace (a pair whose
     outlines lie on another takes no looks). A face across two tiles reads as a tile of its own (their halves
     there) nearly as surely as they do; the looks beside a true tile take in half of it and the ground or a
-    neighbour beyond, or read across two tiles themselves. A pair
-    with a look on another face held so replaces that face too, where both looks are at least as surely whole
-    tiles (the reader's tile score) as the least sure face they replace: a line read half a tile off throughout
-    holds each of its faces, each pair lying on the next face."""
+    neighbour beyond, or read across two tiles themselves. A pair with a look on another face held so replaces
+    that face too, where both looks are at least as surely whole tiles (the reader's tile score) as the least
+    sure face they replace: a line read half a tile off throughout holds each of its faces, each pair lying on
+    the next face."""
     if not held:
         return faces
     pairs: list[tuple[int, list[np.ndarray], np.ndarray | None]] = []  # face, two outlines, the neighbour's

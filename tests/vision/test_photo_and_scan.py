@@ -137,6 +137,8 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"above_reach": -1.0}, "above_reach"),
                                          ({"above_side_most": 16}, "above_side_most"),
                                          ({"colour_saturation_far": 0.0}, "colour_saturation_far"),
+                                         ({"logo_hue_far": -5.0}, "logo_hue_far"),
+                                         ({"logo_chroma_ratio": 0.5}, "logo_chroma_ratio"),
                                          ({"lone_pip_off": -0.3}, "lone_pip_off")])
 def test_a_bad_profile_field_is_refused_by_name(data, named):
     with pytest.raises(ProfileError, match=named):

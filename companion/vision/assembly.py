@@ -160,11 +160,11 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     photo_w, photo_h = found.width, found.height
     unsure_logo: list[np.ndarray] = []
     faces, shaped, sure = _choosable(found.faces, profile)
-    kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped)
+    kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped, sure)
     kept, too_large = _sized_like_tiles(kept, max(photo_w, photo_h), profile)
     if too_large:  # a face across two tiles hid them: choose again without it
         faces = [f for f in faces if not any(f is large for large in too_large)]
-        kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped)
+        kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped, sure)
         kept, _ = _sized_like_tiles(kept, max(photo_w, photo_h), profile)
     # the part inside of a tile cut off, outlined with one corner on the border (after the sizes: as in _halved)
     cut += [f.corners for f, _ in kept if _cut_short(f, sure, photo_w, photo_h, profile)]
@@ -357,13 +357,25 @@ def _shaped(faces: list[FaceReading], plane: Plane, profile: Profile) -> set[int
 
 
 def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile: Profile,
-                  shaped: set[int] = frozenset()) -> tuple[list[tuple[FaceReading, Count]], list[np.ndarray]]:
+                  shaped: set[int] = frozenset(), sure: list[np.ndarray] | None = None) \
+        -> tuple[list[tuple[FaceReading, Count]], list[np.ndarray]]:
     """The whole tiles among ``faces`` (and those of them ``shaped``, see ``_shaped``), the surest of each
     place first, with their counts, but for those read with doubt whose last look still moved their corners
-    more than ``profile.settled_px``; and the outlines of tiles cut off by the border."""
+    more than ``profile.settled_px``; and the outlines of tiles cut off by the border. Given the outlines of
+    the faces read surely (``sure``), of the faces the reader is at least ``profile.whole_sure`` sure are whole
+    those of a tile's shape there (``_plane_fit`` at least ``profile.gap_fit``) come first: the tile score
+    tells such faces little apart (108036's logo tile laid crosswise, read whole as the logo 1.00 surely, lost
+    to its word mark's half read apart, whole 0.9987 surely against 0.9978, which was then left out as a card)."""
     kept: list[tuple[FaceReading, Count]] = []
     cut: list[np.ndarray] = []
-    faces = sorted(faces, key=lambda f: -f.tile_score)
+    plane = Plane(sure) if sure else None
+
+    def first(face: FaceReading) -> tuple[bool, float]:
+        shape = plane is not None and face.tile_score >= profile.whole_sure and \
+            _plane_fit(face, plane, profile) >= profile.gap_fit
+        return not shape, -face.tile_score
+
+    faces = sorted(faces, key=first)
     boxes = np.array([f.corners for f in faces]).reshape(-1, 4, 2)
     low, high = boxes.min(axis=1), boxes.max(axis=1)
     taken = np.zeros(len(faces), bool)  # kept or cut: only their boxes need be looked at (overlaps are few)

@@ -182,6 +182,9 @@ class Profile:
     # a face read as a tile another face reads more surely is left out (named in a warning) where the reader is
     # less sure than this that it is a whole tile
     twin_tile_sure: float = 0.98
+    # of faces at one place that the reader is at least this sure are whole, where its tile score tells little,
+    # one of a tile's shape there (``gap_fit``) comes first in step 4's choice
+    whole_sure: float = 0.98
 
     # --- what is kept --------------------------------------------------------------------------------------
     # a face the reader is less sure is whole (from this tile score up to ``tile_threshold``) is a tile where it
@@ -276,7 +279,8 @@ class Profile:
                     "shift_along", "shift_across", "fit_margin", "gap_fit", "end_touch", "candidate_confidence",
                     "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
                     "straddle_sides", "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below",
-                    "shapeless_on_tile", "border_heat", "border_tile_sure", "twin_tile_sure", "weak_heat", "shade_sure",
+                    "shapeless_on_tile", "border_heat", "border_tile_sure", "twin_tile_sure", "whole_sure", "weak_heat",
+                    "shade_sure",
                     "shade_apart", "shade_other"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")

@@ -131,6 +131,7 @@ def test_profiles_load_and_unknown_is_refused():
                                          ({"impossible_confidence": 0.6}, "impossible_confidence"),
                                          ({"border_heat": 1.2}, "border_heat"),
                                          ({"border_tile_sure": -0.1}, "border_tile_sure"),
+                                         ({"whole_sure": 1.1}, "whole_sure"),
                                          ({"set_missing_most": -1}, "set_missing_most"),
                                          ({"weak_heat": 1.5}, "weak_heat"), ({"weak_tiles": -1}, "weak_tiles"),
                                          ({"weak_near": -0.5}, "weak_near"),

@@ -182,8 +182,8 @@ class Profile:
     # a face read as a tile another face reads more surely is left out (named in a warning) where the reader is
     # less sure than this that it is a whole tile
     twin_tile_sure: float = 0.98
-    # of faces at one place that the reader is at least this sure are whole, where its tile score tells little,
-    # one of a tile's shape there (``gap_fit``) comes first in step 4's choice
+    # of faces at one place that the reader is at least this sure are whole (where its tile score tells them little
+    # apart), one of a tile's shape there (``gap_fit``) comes first in step 4's choice
     whole_sure: float = 0.98
 
     # --- what is kept --------------------------------------------------------------------------------------
@@ -280,8 +280,7 @@ class Profile:
                     "candidate_fit", "beside_offset", "guess_tile_sure", "asymmetric_confidence", "straddle_slack",
                     "straddle_sides", "shaped_tile_threshold", "shaped_fit", "logo_sure", "shapeless_below",
                     "shapeless_on_tile", "border_heat", "border_tile_sure", "twin_tile_sure", "whole_sure", "weak_heat",
-                    "shade_sure",
-                    "shade_apart", "shade_other"):
+                    "shade_sure", "shade_apart", "shade_other"):
             if not 0.0 <= getattr(profile, key) <= 1.0:
                 raise ProfileError(f"profile field {key!r} must be between 0 and 1: {getattr(profile, key)!r}")
         if profile.detect_tile_px <= 0 or profile.detect_finer_gain < 1:

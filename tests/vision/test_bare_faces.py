@@ -317,8 +317,6 @@ def test_a_face_read_with_doubt_of_no_tiles_shape_lying_partly_on_a_tile_is_left
     assert len(read(sure + [replace(stray, peaks=(peaks(2, 0.95), peaks(2, 0.95)))]).tiles) == 4
     # the share on the tile that makes it a stray lives in the profile
     assert len(read(sure + [stray], Profile(shapeless_on_tile=0.3)).tiles) == 4
-    # the share on the tile that makes it a stray lives in the profile
-    assert len(read(sure + [stray], Profile(shapeless_on_tile=0.3)).tiles) == 4
 
 
 def test_of_two_faces_at_one_place_both_surely_whole_the_one_of_a_tiles_shape_is_kept():

@@ -3,6 +3,7 @@
     .venv/bin/python -m calibration.training.dataset DATA [--count 8000] [--seed-start 10000000] [--jobs 2]
                                                       [--style ivory-color --style ivory-black ...]
                                                       [--kind crowd --kind layout ...] [--tilt LOW HIGH]
+    .venv/bin/python -m calibration.training.dataset DATA --from DIR [--from DIR ...] [--jobs 2]
 
 Per photo ``NNNNNNNN.jpg`` (the photo, reduced to at most ``READ_SIDE`` pixels on its longer side: the
 reader's source), ``NNNNNNNN_d.jpg`` (reduced to ``DETECT_SIDE``: the detector's input) and
@@ -15,12 +16,19 @@ sets (ivory with black pips, ivory double-12 with coloured pips, painted white) 
 the networks learn what a domino is rather than what one wooden set looks like. ``--tilt 40 50`` takes each
 photo's camera tilt from straight down within those degrees (the mix's own puts about one in six at 40 or more,
 where the scans miss most).
+
+``--from DIR`` (repeatable) takes the labelled photos of ``benchmarks/make_photos.py`` (or of ``scan_benchmark.py
+--fresh-dir``) in DIR into the training set as they are, rendering none: a round can then learn from the benchmark's
+own folders (the photos a stop's rules were worked out on) without hours of rendering. Each is stored under its seed
+(its name, ``synth-SEED``; the renderer's seeds start at 10,000,000, above the benchmark's), so that one in fifty is
+held out as the rendered ones are.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from multiprocessing import Pool
@@ -29,6 +37,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.photo import load_photo
 from companion.synth import render_photo
 
 READ_SIDE = 2048
@@ -75,11 +84,39 @@ def make_one(out: Path, seed: int, styles: tuple[str, ...] = (), kinds: tuple[st
     if tilt is not None:
         args["tilt_deg"] = float(np.random.default_rng(seed ^ 0x7117).uniform(*tilt))
     data, label = render_photo(seed, **args)
-    img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    _store(stem, cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR), data, label)
+    return stem.name
+
+
+def take_one(out: Path, label_path: Path) -> str | None:
+    """The photo labelled by ``label_path`` (``synth-SEED.json``, as ``make_photos.py`` writes it) stored in ``out``
+    under its seed, as ``make_one`` stores a photo it renders; None where one of that seed is stored already."""
+    seeded = re.fullmatch(r"synth-(\d+)\.json", label_path.name)
+    if seeded is None:
+        raise ValueError(f"{label_path} is not a label of make_photos.py (synth-SEED.json)")
+    stem = out / f"{int(seeded[1]):08d}"
+    if stem.with_suffix(".json").exists():
+        return None
+    label = json.loads(label_path.read_text())
+    photo = label_path.with_name(label.get("file", label_path.with_suffix(".jpg").name))
+    img = load_photo(photo)  # upright: the label is as a person sees the photo
+    if (img.shape[1], img.shape[0]) != (label.get("width"), label.get("height")):
+        raise ValueError(f"{photo} is {img.shape[1]}x{img.shape[0]} pixels, its label says "
+                         f"{label.get('width')}x{label.get('height')}")
+    # (a photo stored turned, with an EXIF tag, is written upright: its bytes are not the pixels the label is of)
+    turned = {label.pop("exif_orientation", 1), label.pop("orientation", 1)} != {1}
+    _store(stem, img, None if turned else photo.read_bytes(), label)
+    return stem.name
+
+
+def _store(stem: Path, img: np.ndarray, data: bytes | None, label: dict) -> None:
+    """``img`` (BGR, upright; ``data``, its JPEG file, kept as it is where it needs no reduction) reduced for the
+    reader and the detector, and ``label`` scaled to it, as ``stem``'s files."""
     h, w = img.shape[:2]
     s = min(1.0, READ_SIDE / max(h, w))
-    if s < 1.0:
-        img = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    if s < 1.0 or data is None:
+        if s < 1.0:
+            img = cv2.resize(img, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
         cv2.imwrite(str(stem) + ".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 94])
     else:
         (Path(str(stem) + ".jpg")).write_bytes(data)  # as rendered: no second compression
@@ -90,12 +127,15 @@ def make_one(out: Path, seed: int, styles: tuple[str, ...] = (), kinds: tuple[st
     label["detect_scale"] = ds
     label["read_scale"] = s
     stem.with_suffix(".json").write_text(json.dumps(label))
-    return stem.name
 
 
 def _work(job: tuple[str, int, tuple[str, ...], tuple[str, ...], tuple[float, float] | None]) -> str | None:
     out, seed, styles, kinds, tilt = job
     return make_one(Path(out), seed, styles, kinds, tilt)
+
+
+def _take(job: tuple[str, str]) -> str | None:
+    return take_one(Path(job[0]), Path(job[1]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,20 +150,36 @@ def main(argv: list[str] | None = None) -> int:
                     help="only photos of this kind, in turn (repeatable; default: the benchmark's mix)")
     ap.add_argument("--tilt", type=float, nargs=2, metavar=("LOW", "HIGH"), default=None,
                     help="the camera's tilt from straight down, in degrees, drawn within these (0 to 60)")
+    ap.add_argument("--from", dest="folders", type=Path, action="append", default=[], metavar="DIR",
+                    help="take make_photos.py's labelled photos in DIR as they are, rendering none (repeatable)")
     args = ap.parse_args(argv)
     if args.tilt is not None and not 0 <= args.tilt[0] <= args.tilt[1] <= 60:
         ap.error(f"--tilt {args.tilt[0]:g} {args.tilt[1]:g}: give LOW and HIGH with 0 <= LOW <= HIGH <= 60 degrees")
+    if args.folders and (args.style or args.kind or args.tilt):
+        ap.error("--from takes photos as they are: --style, --kind and --tilt do not go with it")
+    labels = []
+    for folder in args.folders:
+        if not folder.is_dir():
+            ap.error(f"--from {folder}: no such folder")
+        found = sorted(folder.glob("synth-*.json"))
+        if not found:
+            ap.error(f"--from {folder}: no labelled photos of make_photos.py (synth-SEED.json) there")
+        labels += found
     args.out.mkdir(parents=True, exist_ok=True)
     tilt = tuple(args.tilt) if args.tilt else None
-    jobs = [(str(args.out), args.seed_start + i, tuple(args.style), tuple(args.kind), tilt) for i in range(args.count)]
+    if labels:
+        work, jobs = _take, [(str(args.out), str(p)) for p in labels]
+    else:
+        work, jobs = _work, [(str(args.out), args.seed_start + i, tuple(args.style), tuple(args.kind), tilt)
+                             for i in range(args.count)]
     t0 = time.perf_counter()
     done = 0
     with Pool(args.jobs) as pool:
-        for k, name in enumerate(pool.imap_unordered(_work, jobs, chunksize=4)):
+        for k, name in enumerate(pool.imap_unordered(work, jobs, chunksize=4)):
             done += name is not None
             if (k + 1) % 200 == 0:
-                print(f"{k + 1}/{args.count} photos ({done} new) in {time.perf_counter() - t0:.0f} s", flush=True)
-    print(f"{args.count} photos in {args.out} ({done} new) in {time.perf_counter() - t0:.0f} s")
+                print(f"{k + 1}/{len(jobs)} photos ({done} new) in {time.perf_counter() - t0:.0f} s", flush=True)
+    print(f"{len(jobs)} photos in {args.out} ({done} new) in {time.perf_counter() - t0:.0f} s")
     return 0
 
 

@@ -43,6 +43,7 @@ from companion.synth import render_photo
 READ_SIDE = 2048
 DETECT_SIDE = 768
 KINDS = ("hand", "touching", "crowd", "hand", "layout", "hand", "full-set", "touching")
+SEEDED = re.compile(r"synth-(\d+)\.json")  # a label of make_photos.py, named by its photo's seed
 OTHER_STYLES = (("ivory-black", 0.08), ("ivory-color", 0.10), ("painted-white", 0.04))
 
 
@@ -91,7 +92,7 @@ def make_one(out: Path, seed: int, styles: tuple[str, ...] = (), kinds: tuple[st
 def take_one(out: Path, label_path: Path) -> str | None:
     """The photo labelled by ``label_path`` (``synth-SEED.json``, as ``make_photos.py`` writes it) stored in ``out``
     under its seed, as ``make_one`` stores a photo it renders; None where one of that seed is stored already."""
-    seeded = re.fullmatch(r"synth-(\d+)\.json", label_path.name)
+    seeded = SEEDED.fullmatch(label_path.name)
     if seeded is None:
         raise ValueError(f"{label_path} is not a label of make_photos.py (synth-SEED.json)")
     stem = out / f"{int(seeded[1]):08d}"
@@ -164,6 +165,9 @@ def main(argv: list[str] | None = None) -> int:
         found = sorted(folder.glob("synth-*.json"))
         if not found:
             ap.error(f"--from {folder}: no labelled photos of make_photos.py (synth-SEED.json) there")
+        unseeded = [p.name for p in found if not SEEDED.fullmatch(p.name)]
+        if unseeded:  # (refused before any photo is taken, not halfway through)
+            ap.error(f"--from {folder}: {unseeded[0]} is not named by a seed (synth-SEED.json)")
         labels += found
     args.out.mkdir(parents=True, exist_ok=True)
     tilt = tuple(args.tilt) if args.tilt else None

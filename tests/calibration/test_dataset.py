@@ -67,3 +67,8 @@ def test_photos_not_named_by_a_seed_are_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         dataset.main([str(tmp_path / "out"), "--from", str(tmp_path / "bench"), "--tilt", "40", "50"])
     assert "do not go with it" in capsys.readouterr().err
+    (tmp_path / "bench" / "synth-7.json").write_text("{}")
+    (tmp_path / "bench" / "synth-copy.json").write_text("{}")
+    with pytest.raises(SystemExit):
+        dataset.main([str(tmp_path / "out"), "--from", str(tmp_path / "bench")])
+    assert "synth-copy.json is not named by a seed" in capsys.readouterr().err and not (tmp_path / "out").exists()

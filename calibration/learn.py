@@ -14,7 +14,9 @@ tiles), so the photo labels itself once it is read right. ``calibrate``
    once, under a grid of other thresholds (how sure a crop must be of holding a whole tile, how strong a
    pip's mark must be) and with and without a logo on the double-blank, and keeps the reading that
    reconciles with the set, or else the one that comes closest (and refuses, naming the tiles it could not
-   reconcile);
+   reconcile); where no reading reconciles, it looks again at only the places the starting profile's own
+   detector threshold keeps, and reads those the same way (the low threshold can bring in a patch of
+   ground that the reader takes surely for a tile, a 1-0 beside the set's own);
 3. learns from the reconciled reading: each threshold that read it is kept where the photo shows it well
    inside its gap, else set halfway (in log-odds) across the gap: the pip threshold's between the faintest
    pip of the set and the strongest mark that is not one, the tile threshold's between the least sure tile
@@ -228,21 +230,9 @@ def _measure(image_bgr: np.ndarray, reading: Reading) -> dict:
     return out
 
 
-def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Profile | None = None,
-              progress: Callable[[str], None] | None = None) -> Calibration:
-    """Learn the profile ``name`` for a double-``max_pips`` set from ``image_bgr``, a photo of the whole
-    set face up, starting from ``start`` (the giant wooden set's profile). Always returns a
-    ``Calibration``; ``ok`` says whether its profile reads the photo as the whole set."""
-    if max_pips not in SETS.values():
-        raise ValueError(f"invalid max_pips: {max_pips!r} (6, 9 or 12)")
-    say = progress or (lambda message: None)
-    base = replace(start or load_profile(None), name=name, max_pips=max_pips)
-    say("looking at the photo ...")
-    found = find_faces(image_bgr, replace(base, detect_threshold=min(base.detect_threshold, LOOK_THRESHOLD)))
-    say(f"{len(found.faces)} places looked at")
-
-    # 2. the start's thresholds, else the grid's, with and without a logo on the double-blank: the reading
-    # that reconciles (or comes closest)
+def _best_reading(found: Faces, base: Profile, max_pips: int) -> tuple[Profile, Reading, Reconciliation]:
+    """The start's thresholds, else the grid's, with and without a logo on the double-blank: the reading of
+    ``found`` that reconciles with the set (or comes closest)."""
     best = None
     for logo in (base.logo, not base.logo):
         for tile_t in dict.fromkeys((base.tile_threshold,) + TILE_GRID):  # the start's first
@@ -256,15 +246,41 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Pro
                     if best is None or check.score > best[2].score:
                         best = (profile, reading, check)
                     if check.ok:
-                        break
-                if best[2].ok:
-                    break
-            if best[2].ok:
-                break
-        if best[2].ok:
+                        return best
+    return best
+
+
+def _looked_at(image_bgr: np.ndarray, base: Profile, max_pips: int, say: Callable[[str], None]) -> tuple:
+    """The detector threshold looked from, the faces found and ``_best_reading`` of them: first every
+    candidate; where no reading reconciles, again the places the start's own threshold keeps (the wider
+    look can read a patch of ground beside a tile as a tile)."""
+    best = None
+    for look in dict.fromkeys((min(base.detect_threshold, LOOK_THRESHOLD), base.detect_threshold)):
+        say("looking at the photo ..." if best is None else "looking again at fewer places ...")
+        found = find_faces(image_bgr, replace(base, detect_threshold=look))
+        say(f"{len(found.faces)} places looked at")
+        profile, reading, check = _best_reading(found, base, max_pips)
+        if best is None or check.score > best[4].score:
+            best = (look, found, profile, reading, check)
+        if check.ok:
             break
-    profile, reading, check = best
+    return best
+
+
+def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Profile | None = None,
+              progress: Callable[[str], None] | None = None) -> Calibration:
+    """Learn the profile ``name`` for a double-``max_pips`` set from ``image_bgr``, a photo of the whole
+    set face up, starting from ``start`` (the giant wooden set's profile). Always
+    returns a ``Calibration``; ``ok`` says whether its profile reads the photo as the whole set."""
+    if max_pips not in SETS.values():
+        raise ValueError(f"invalid max_pips: {max_pips!r} (6, 9 or 12)")
+    say = progress or (lambda message: None)
+    base = replace(start or load_profile(None), name=name, max_pips=max_pips)
+    look, found, profile, reading, check = _looked_at(image_bgr, base, max_pips, say)
+    chosen = (reading, check)
     steps = [base.name if start is None else start.name]
+    if look > LOOK_THRESHOLD:
+        steps.append(f"places of detector heat {look} or more")
     if (profile.tile_threshold, profile.pip_threshold) != (base.tile_threshold, base.pip_threshold):
         steps.append(f"thresholds tried: tile {profile.tile_threshold}, pip {profile.pip_threshold}")
     learned = _measure(image_bgr, reading)
@@ -310,6 +326,6 @@ def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Pro
     check = reconcile(reading, max_pips)
     if not check.ok:  # the halfway points must read the photo as well as the thresholds they lie between
         say("the learned thresholds do not read the photo whole; keeping the ones that did")
-        learned_profile, reading, check = profile, *best[1:]
+        learned_profile, reading, check = profile, *chosen
     say(("calibrated: " if check.ok else "refused: ") + check.summary())
     return Calibration(learned_profile, reading, check, tuple(steps), learned)

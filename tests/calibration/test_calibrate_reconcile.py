@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from calibration.learn import calibrate, reconcile
+from calibration.learn import _looked_at, calibrate, reconcile
 from companion.rules.tiles import Tile, double_set
 from companion.vision import Reading, TileReading
+from companion.vision.profile import Profile
 
 SQUARE = np.array([[0, 0], [10, 0], [10, 20], [0, 20]], float)
 
@@ -77,3 +78,41 @@ def test_an_empty_image_is_refused_naming_every_tile():
 def test_an_unknown_set_size_is_a_value_error():
     with pytest.raises(ValueError, match="max_pips: 7"):
         calibrate(np.zeros((50, 50, 3), np.uint8), name="x", max_pips=7)
+
+
+class _Seen:
+    """What ``find_faces`` found at one detector threshold (only its threshold matters to the fake assemble)."""
+
+    def __init__(self, threshold):
+        self.threshold, self.faces = threshold, []
+
+
+def _fake_looks(monkeypatch, wide_reading, strict_reading):
+    asked = []
+
+    def find_faces(image, profile):
+        asked.append(profile.detect_threshold)
+        return _Seen(profile.detect_threshold)
+
+    monkeypatch.setattr("calibration.learn.find_faces", find_faces)
+    monkeypatch.setattr("calibration.learn.assemble",
+                        lambda seen, profile: wide_reading if seen.threshold < 0.2 else strict_reading)
+    return asked
+
+
+def test_a_patch_of_ground_read_as_a_tile_by_the_wide_look_is_left_out_by_a_look_at_fewer_places(monkeypatch):
+    asked = _fake_looks(monkeypatch, reading_of(whole_set() + [(1, 0)]), reading_of(whole_set()))
+    look, _, _, _, check = _looked_at(np.zeros((60, 80, 3), np.uint8), Profile(), 6, lambda message: None)
+    assert asked == [0.1, 0.2] and look == 0.2 and check.ok
+
+
+def test_the_wide_look_is_the_only_one_when_it_reconciles(monkeypatch):
+    asked = _fake_looks(monkeypatch, reading_of(whole_set()), reading_of(whole_set()[1:]))
+    look, _, _, _, check = _looked_at(np.zeros((60, 80, 3), np.uint8), Profile(), 6, lambda message: None)
+    assert asked == [0.1] and look == 0.1 and check.ok
+
+
+def test_where_neither_look_reconciles_the_closer_reading_is_kept(monkeypatch):
+    asked = _fake_looks(monkeypatch, reading_of(whole_set()[2:]), reading_of(whole_set()[1:]))
+    look, _, _, _, check = _looked_at(np.zeros((60, 80, 3), np.uint8), Profile(), 6, lambda message: None)
+    assert asked == [0.1, 0.2] and look == 0.2 and not check.ok and check.missing == (Tile(0, 0),)

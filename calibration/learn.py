@@ -57,6 +57,7 @@ __all__ = ["calibrate", "reconcile", "Calibration", "Reconciliation", "SETS"]
 
 SETS = {"double-six": 6, "double-nine": 9, "double-twelve": 12}
 
+START_READER = "reader-all-sets.onnx"  # a set calibrated is another set: the reader that learned every style
 LOOK_THRESHOLD = 0.1  # the detector's threshold while calibrating: every candidate is looked at
 TILE_GRID = (0.5, 0.35, 0.65, 0.2, 0.8)  # thresholds tried when the start does not read the set (in order)
 PIP_GRID = (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)
@@ -270,12 +271,12 @@ def _looked_at(image_bgr: np.ndarray, base: Profile, max_pips: int, say: Callabl
 def calibrate(image_bgr: np.ndarray, *, name: str, max_pips: int = 6, start: Profile | None = None,
               progress: Callable[[str], None] | None = None) -> Calibration:
     """Learn the profile ``name`` for a double-``max_pips`` set from ``image_bgr``, a photo of the whole
-    set face up, starting from ``start`` (the giant wooden set's profile). Always
-    returns a ``Calibration``; ``ok`` says whether its profile reads the photo as the whole set."""
+    set face up, starting from ``start`` (the giant wooden set's profile, read with ``START_READER``).
+    Always returns a ``Calibration``; ``ok`` says whether its profile reads the photo as the whole set."""
     if max_pips not in SETS.values():
         raise ValueError(f"invalid max_pips: {max_pips!r} (6, 9 or 12)")
     say = progress or (lambda message: None)
-    base = replace(start or load_profile(None), name=name, max_pips=max_pips)
+    base = replace(start or replace(load_profile(None), reader=START_READER), name=name, max_pips=max_pips)
     look, found, profile, reading, check = _looked_at(image_bgr, base, max_pips, say)
     chosen = (reading, check)
     steps = [base.name if start is None else start.name]

@@ -1,7 +1,8 @@
 """The recognizer's two networks, run by ONNX Runtime.
 
 Entry point: ``network(name) -> Network`` for a file in ``companion/vision/models/`` (``detector.onnx``,
-``reader.onnx``), made by ``calibration.training`` from synthetic photos; ``Network.run(x, outputs)``.
+``reader.onnx``; ``reader-all-sets.onnx``, the reader of other sets), made by ``calibration.training`` from
+synthetic photos; ``Network.run(x, outputs)``.
 Their weights are package data, loaded once per process. ONNX Runtime runs them about twice as fast as
 OpenCV's DNN module on the same core with the same results, and a session may serve many threads at once
 (the web server has many).

@@ -29,7 +29,8 @@ class Profile:
     max_pips: int = 6  # the set's highest half: 6 (double-six), 9 or 12
     logo: bool = True  # the double-blank carries a printed logo: a plain blank face is no tile of this set
 
-    # the networks (files in companion/vision/models)
+    # the networks (files in companion/vision/models); reader-all-sets.onnx, before the giant wooden set's
+    # own last round, reads other sets (the shipped profiles of other sets and calibration start from it)
     detector: str = "detector.onnx"
     reader: str = "reader.onnx"
 

@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from calibration import UnknownProfileError, load_profile
+from calibration import UnknownProfileError, load_profile, shipped_profile_names
 from companion import photo
 from companion.cli import main
 from companion.photo import PhotoFormatError, PhotoNotFoundError, PhotoTooLargeError, load_photo
 from companion.scanner import scan_photo
 from companion.vision import read_tiles
+from companion.vision.nets import network
 from companion.vision.profile import Profile, ProfileError
 from drawing import draw_tile, table
 
@@ -106,6 +107,12 @@ def test_profiles_load_and_unknown_is_refused():
     assert load_profile("twelve-color").max_pips == 12
     with pytest.raises(UnknownProfileError, match="nope"):
         load_profile("nope")
+
+
+@pytest.mark.parametrize("name", shipped_profile_names())
+def test_every_shipped_profile_names_shipped_networks_of_the_right_kind(name):
+    profile = load_profile(name)
+    assert network(profile.detector).input == "image" and network(profile.reader).input == "crops"
 
 
 @pytest.mark.parametrize("data, named", [({"cut_area": 1.5}, "cut_area"), ({"square_on_px": -1}, "square_on_px"),

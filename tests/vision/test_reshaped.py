@@ -16,13 +16,14 @@ from companion.vision import geometry as geo
 from companion.vision.assembly import _judged, _plane_fit
 from companion.vision.looks import common, missing, reshape, splits
 from companion.vision.plane import Plane
-from companion.vision.read import FaceReading, Peak
+from companion.vision.read import FaceReading, Peak, Pyramid
 
 from drawing import peaks
 from test_plane import _camera, _seen
 
 LENGTH, WIDTH = 160.0, 80.0
 PHOTO = (2000, 1500)  # (width, height): every tile here lies well inside it
+SOURCE = Pyramid(np.zeros((PHOTO[1], PHOTO[0], 3), np.uint8))  # the photo the stand-in readers never look at
 
 
 @pytest.fixture(autouse=True)
@@ -1009,14 +1010,44 @@ def test_two_tiles_side_by_side_read_across_as_a_tile_read_twice_are_read_the_ot
     # tile read twice gives way to two tiles read nowhere else
     monkeypatch.setattr("companion.vision.read.read_outlines", _square_reader())
     faces = [_sure(TOP, (5, 5)), _sure(BOTTOM, (6, 3)), _sure(ELSEWHERE, (6, 3))]
-    resplit = splits._resplit(None, faces, Profile())
+    resplit = splits._resplit(SOURCE, faces, Profile())
     assert sorted(_count(f) for f in resplit) == [(5, 3), (6, 3), (6, 5)]
     assert any(np.allclose(f.corners, LEFT) for f in resplit) and any(np.allclose(f.corners, RIGHT) for f in resplit)
     # read once each, the two faces across stand
-    assert _same(splits._resplit(None, faces[:2], Profile()), faces[:2])
+    assert _same(splits._resplit(SOURCE, faces[:2], Profile()), faces[:2])
     # ... as they do where the other way reads a tile already read elsewhere
     monkeypatch.setattr("companion.vision.read.read_outlines", _square_reader(left_pips=(6, 3)))
-    assert _same(splits._resplit(None, faces, Profile()), faces)
+    assert _same(splits._resplit(SOURCE, faces, Profile()), faces)
+
+
+def test_a_tile_read_twice_by_a_face_cut_off_by_the_border_splits_no_square(monkeypatch):
+    # 110074, 113330: the part inside the photo of a tile cut off by the border, read whole as a tile the square
+    # holds, is left out later; the square's two true tiles stand
+    monkeypatch.setattr("companion.vision.read.read_outlines", _square_reader())
+    faces = [_sure(TOP, (5, 5)), _sure(BOTTOM, (6, 3)), _sure(_tile(40, 300), (6, 3))]
+    assert _same(splits._resplit(SOURCE, faces, Profile()), faces)
+
+
+def test_of_two_squares_each_holding_a_tile_read_twice_one_splits(monkeypatch):
+    # 110026: a 6-3 read in two squares; the square whose other split reads surer gives way, and then the other
+    # square's 6-3 is read once and stands (splitting both leaves no 6-3 at all)
+    shift = np.array([500.0, 0.0])
+    others = {0: (LEFT, (6, 5), 0.99999), 1: (RIGHT, (5, 3), 0.99999), 2: (LEFT + shift, (6, 2), 0.999),
+              3: (RIGHT + shift, (3, 2), 0.999)}
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        out = []
+        for q in quads:
+            quad, pips, score = min(others.values(), key=lambda o: np.linalg.norm(geo.centre_of(o[0]) -
+                                                                                  geo.centre_of(q)))
+            out.append(replace(_sure(quad, pips), tile_score=score))
+        return out
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    faces = [_sure(TOP, (5, 5)), _sure(BOTTOM, (6, 3)), _sure(TOP + shift, (6, 3)), _sure(BOTTOM + shift, (2, 2))]
+    resplit = splits._resplit(SOURCE, faces, Profile())
+    assert sorted(_count(f) for f in resplit) == [(2, 2), (5, 3), (6, 3), (6, 5)]
+    assert all(any(f is face for f in resplit) for face in faces[2:])
 
 
 def test_two_faces_side_by_side_give_way_to_the_other_split_read_far_more_surely_whole(monkeypatch):
@@ -1030,14 +1061,14 @@ def test_two_faces_side_by_side_give_way_to_the_other_split_read_far_more_surely
     looked: list = []
     faces = [_sure(TOP, (5, 5)), _sure(BOTTOM, (3, 5))]
     monkeypatch.setattr("companion.vision.read.read_outlines", reader(0.99999))
-    resplit = splits._resplit(None, faces, Profile())
+    resplit = splits._resplit(SOURCE, faces, Profile())
     assert sorted(_count(f) for f in resplit) == [(5, 3), (5, 5)]
     assert any(np.allclose(f.corners, LEFT) for f in resplit) and any(np.allclose(f.corners, RIGHT) for f in resplit)
     # read the other way only ten times surer (in odds), or with the rule off, they stand
     monkeypatch.setattr("companion.vision.read.read_outlines", reader(0.999))
-    assert _same(splits._resplit(None, faces, Profile()), faces)
+    assert _same(splits._resplit(SOURCE, faces, Profile()), faces)
     monkeypatch.setattr("companion.vision.read.read_outlines", reader(0.99999))
-    assert _same(splits._resplit(None, faces, Profile(split_odds=0)), faces)
+    assert _same(splits._resplit(SOURCE, faces, Profile(split_odds=0)), faces)
     # faces the reader is as sure of as it gets are not looked across
     def counted(pyramid, quads, profile, floor=None):
         looked.extend(quads)
@@ -1045,7 +1076,7 @@ def test_two_faces_side_by_side_give_way_to_the_other_split_read_far_more_surely
 
     monkeypatch.setattr("companion.vision.read.read_outlines", counted)
     sure = [replace(f, tile_score=1.0) for f in faces]
-    assert _same(splits._resplit(None, sure, Profile()), sure) and not looked
+    assert _same(splits._resplit(SOURCE, sure, Profile()), sure) and not looked
 
 
 def test_a_face_that_filled_a_gap_as_a_tile_read_already_is_read_the_other_way_too(monkeypatch):
@@ -1075,7 +1106,7 @@ def test_a_face_read_with_doubt_but_once_beside_another_keeps_its_place(monkeypa
     unsure = FaceReading(BOTTOM, 0.99, (peaks(6, heats=(0.97,) * 5 + (0.5,)), peaks(3)), 0.0, 0.5)
     assert count_pips(unsure, Profile()).confidence < Profile().doubt_below
     faces = [_sure(TOP, (5, 5)), unsure]
-    assert _same(splits._resplit(None, faces, Profile()), faces)
+    assert _same(splits._resplit(SOURCE, faces, Profile()), faces)
 
 
 @pytest.mark.parametrize("heat, where, replaced", [

@@ -14,7 +14,7 @@ import numpy as np
 
 from companion.vision import geometry as geo
 from companion.vision import read as reader
-from companion.vision.assembly import _choosable, _judged, _one_per_face, _plane_fit, _sized_like_tiles
+from companion.vision.assembly import _choosable, _cut_off, _judged, _one_per_face, _plane_fit, _sized_like_tiles
 from companion.vision.looks.common import _faces_on, _halves, _moved, _on_another, _one_look_more, _under
 from companion.vision.plane import HORIZON_NEAR, Lines, Plane, side_by_side, split_the_other_way
 from companion.vision.profile import Profile
@@ -36,9 +36,13 @@ def _resplit(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> li
     and then only the reader's belief tells the splits apart; of 5,441 pairs read right in 3,450 photos, 2 have
     the split across surer at all (at most 15 times in odds), and of the 12 pairs not both read right, 8 have
     the right split over 25 times surer (a ninth 4.4 times; three read no tile the other way). Pairs sharing a
-    face are taken surest first."""
+    face are taken surest first, and a pair taken for a tile read twice leaves that tile's other face read once,
+    so that its square stands. A face cut off by the photo's border is none of these: it will be left out, and
+    what is left of a tile there may read as any tile."""
     counts = [count_pips(face, profile) for face in faces]
-    whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold]
+    height, width = pyramid.levels[0].shape[:2]
+    whole = [k for k, face in enumerate(faces) if face.tile_score >= profile.tile_threshold
+             and not _cut_off(face.corners, width, height, profile)]
     tiles = Counter(tuple(sorted(counts[k].pips)) for k in whole)
     if len(whole) < 2:
         return faces
@@ -71,16 +75,21 @@ def _resplit(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> li
         new = [tuple(sorted(c.pips)) for c in read]
         held = Counter(tuple(sorted(counts[i].pips)) for i in (k, j))
         gain = min(_log_odds(f.tile_score) for f in pair) - min(_log_odds(faces[i].tile_score) for i in (k, j))
-        if (n < twice or gain >= odds) and new[0] != new[1] and all(tiles[t] == held[t] for t in new) and \
+        if (n < twice or gain >= odds) and new[0] != new[1] and \
                 all(face.tile_score >= profile.tile_threshold and face.moved <= profile.settled_px and
                     c.confidence >= profile.candidate_confidence and
                     not _on_another(face, -1, faces, profile, besides=[k, j]) for face, c in zip(pair, read)) and \
                 geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap:
-            chosen.append((n >= twice, -gain, k, j, pair))
+            chosen.append((n >= twice, -gain, k, j, pair, held, new))
     used: set[int] = set()
-    for _, _, k, j, pair in sorted(chosen, key=lambda c: c[:2]):
-        if k in used or j in used:
+    # the tiles as read so far: a pair taken for a tile read twice leaves its other reading once, and the split of
+    # a pair must read two tiles read nowhere else
+    for later, _, k, j, pair, held, new in sorted(chosen, key=lambda c: c[:2]):
+        if k in used or j in used or any(tiles[t] != held[t] for t in new) or \
+                (not later and tiles[tuple(sorted(counts[k].pips))] < 2):
             continue
+        tiles.subtract(held)
+        tiles.update(new)
         used.update((k, j))
         faces[k] = pair[0]
         faces.append(pair[1])
@@ -272,15 +281,15 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
     the other way (a face read in that place gives way too). The two looks must be whole tiles, settled (they
     may take one look more), sure of their pips on the whole (``profile.doubt_below``; neither almost without
     confidence, ``profile.candidate_confidence``: 107394's two tiles seen end on side by side, read 0.78 and 0.40
-    surely) and surer than the faces they replace, two tiles of the set read surely nowhere else (nor the very
-    tiles they replace, moved), of a tile's shape there (their fit to the plane's prediction at least
-    ``profile.gap_fit``), not on each other, and on no other whole face but the ones they replace (a pair whose
-    outlines lie on another takes no looks). A face across two tiles reads as a tile of its own (their halves
-    there) nearly as surely as they do; the looks beside a true tile take in half of it and the ground or a
-    neighbour beyond, or read across two tiles themselves. A pair with a look on another face held so replaces
-    that face too, where both looks are at least as surely whole tiles (the reader's tile score) as the least
-    sure face they replace: a line read half a tile off throughout holds each of its faces, each pair lying on
-    the next face."""
+    surely) and surer than the faces they replace, two tiles of the set read surely
+    nowhere else (nor the very tiles they replace, moved), of a tile's shape there (their fit to the plane's
+    prediction at least ``profile.gap_fit``), not on each other, and on no other whole face but the ones they
+    replace (a pair whose outlines lie on another takes no looks). A face across two tiles reads as a tile of its
+    own (their halves there) nearly as surely as they do; the looks beside a true tile take in half of it and the
+    ground or a neighbour beyond, or read across two tiles themselves. A pair with a look on another face held so
+    replaces that face too, where both looks are at least as surely whole tiles (the reader's tile score) as the
+    least sure face they replace: a line read half a tile off throughout holds each of its faces, each pair lying
+    on the next face."""
     if not held:
         return faces
     pairs: list[tuple[int, list[np.ndarray], np.ndarray | None]] = []  # face, two outlines, the neighbour's

@@ -116,6 +116,27 @@ def test_only_both_tiles_read_surely_replace_the_face(monkeypatch):
     assert splits._split_in_two(None, sure_across, {4: []}, Profile()) == sure_across
 
 
+def test_a_face_reading_a_tile_another_face_reads_more_surely_gives_way_to_a_pair_read_less_surely(monkeypatch):
+    # 112010: a face across two tiles side by side read a 4-5 (0.75) that a face elsewhere reads more surely; the
+    # two tiles, read 0.76 and 0.68, are less sure on the whole, but the face holds no tile of its own
+    def read_outlines(pyramid, quads, profile, floor=None):
+        out = []
+        for q in quads:
+            near = [(t, p) for t, p in END_TO_END if np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)) < 0.2 * LENGTH]
+            out.append(read_face(*near[0], 0.85) if near else FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+        return out
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    faces = TABLE + [read_face(ACROSS_THE_ENDS.corners, (6, 4))]
+    assert splits._split_in_two(None, faces, {4: []}, Profile()) == faces
+    outread = faces + [read_face(_tile(1000, 700), (4, 6), 0.99)]
+    split = splits._split_in_two(None, outread, {4: []}, Profile())
+    assert _pips(split[4:]) == [(3, 6), (4, 5), (4, 6)]
+    # read as surely elsewhere, the face still must be outdone
+    alike = faces + [read_face(_tile(1000, 700), (4, 6))]
+    assert splits._split_in_two(None, alike, {4: []}, Profile()) == alike
+
+
 @pytest.mark.parametrize("heats, split", [((0.89, 0.7), True), ((0.89, 0.6), False), ((0.725, 0.7), False)])
 def test_a_pair_read_surely_on_the_whole_replaces_the_face_though_one_tile_is_read_with_doubt(monkeypatch, heats,
                                                                                              split):

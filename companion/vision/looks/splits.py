@@ -281,7 +281,8 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
     the other way (a face read in that place gives way too). The two looks must be whole tiles, settled (they
     may take one look more), sure of their pips on the whole (``profile.doubt_below``; neither almost without
     confidence, ``profile.candidate_confidence``: 107394's two tiles seen end on side by side, read 0.78 and 0.40
-    surely) and surer than the faces they replace, two tiles of the set read surely
+    surely) and surer than the faces they replace (unless each reads a tile another whole face reads more surely:
+    a set holds each tile once, so such a face holds no tile of its own), two tiles of the set read surely
     nowhere else (nor the very tiles they replace, moved), of a tile's shape there (their fit to the plane's
     prediction at least ``profile.gap_fit``), not on each other, and on no other whole face but the ones they
     replace (a pair whose outlines lie on another takes no looks). A face across two tiles reads as a tile of its
@@ -322,6 +323,9 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
                           floor=profile.tile_threshold) if pairs else []
     looks = [_one_look_more(pyramid, face, profile) for face in looks]
     confidence = {j: count_pips(faces[j], profile).confidence for j in whole}
+    # a face whose tile another whole face reads more surely holds no tile of its own (a set holds each once)
+    outread = {j for j in whole if any(i != j and confidence[i] > confidence[j] and sorted(
+        count_pips(faces[i], profile).pips) == sorted(count_pips(faces[j], profile).pips) for i in whole)}
     best: dict[int, tuple[float, list[FaceReading], list[int]]] = {}
     for n, ((k, _, _), replaced, more) in enumerate(zip(pairs, replacing, chained)):
         pair = looks[2 * n:2 * n + 2]
@@ -332,7 +336,7 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
         tiles = sorted(tuple(sorted(c.pips)) for c in counts)
         if tiles[0] != tiles[1] and not elsewhere & set(tiles) and \
                 tiles != sorted(tuple(sorted(count_pips(faces[j], profile).pips)) for j in replaced) and \
-                score > np.mean([confidence[j] for j in replaced]) and \
+                (score > np.mean([confidence[j] for j in replaced]) or outread.issuperset(replaced)) and \
                 (not more or min(f.tile_score for f in pair) >= min(faces[j].tile_score for j in replaced)) and \
                 geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap and \
                 score >= profile.doubt_below and \

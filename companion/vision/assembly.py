@@ -185,6 +185,11 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     # the logo tile read as surely as a score card seldom is, left out by its colour alone, is named
     unlike_logo = [f.corners for f, _ in kept if profile.logo and f.logo_score >= profile.logo_sure and
                    not any(f is g for g, _ in of_colour)]
+    # so is a face of at most one mark read surely, not as the logo (a 1-0 in sun beside tiles in shade is left out
+    # so, as a speck on a cloth is)
+    unlike = [(f, c) for f, c in kept if not any(f is g for g, _ in of_colour) and
+              min(c.confidence, f.tile_score) >= profile.doubt_below and
+              not (profile.logo and f.logo_score >= profile.logo_threshold)]
     kept, shapeless = _without_shapeless(of_colour, sure, profile)
     kept, strays = _without_strays(kept, sure, profile)
 
@@ -205,7 +210,8 @@ def assemble(found: Faces, profile: Profile) -> Reading:
         warnings.append(f"a face read as the logo tile (near x={centre[0]:.0f}, y={centre[1]:.0f}, "
                         f"{_where(centre, photo_w, photo_h)}) was left out: its colour is not the set's; add it if "
                         "it is the logo tile")
-    for gone, why in ((shapeless, "read almost without confidence ({:.2f}) and has no tile's shape there"),
+    for gone, why in ((unlike, "read surely ({:.2f}), but its colour is not the set's"),
+                      (shapeless, "read almost without confidence ({:.2f}) and has no tile's shape there"),
                       (strays, "read with doubt ({:.2f}), has no tile's shape there and lies partly on a tile read "
                                "surely")):
         for face, count in gone:
@@ -228,7 +234,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
                         f"and this one was read less surely ({t.confidence:.2f}); add it if it is a tile")
     tiles, more = _check_set(tiles, profile)
     return Reading(tiles, warnings + more,
-                   cut + unsure_logo + unlike_logo + [f.corners for f, _ in shapeless + strays] +
+                   cut + unsure_logo + unlike_logo + [f.corners for f, _ in unlike + shapeless + strays] +
                    [t.corners for t in twins])
 
 

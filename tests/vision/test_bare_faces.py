@@ -133,6 +133,14 @@ def test_a_pale_face_tinted_like_the_set_by_warm_light_is_no_tile():
     assert kept(square) == 2
     assert kept(sunlit) == 3 and kept(shaded) == 3
     assert kept(square, Profile(colour_saturation_far=0.5)) == 3
+    # read surely, it is left out with a word (a 1-0 in sun beside tiles in shade may be left out so), and shown
+    reading = assemble(Faces(sure + [replace(_face(650, (1, 0), 0.99), colour=square)], 1100, 600), Profile())
+    assert reading.warnings == ["a face read as 1-0 (near x=650, y=300, centre) was left out: it was read surely "
+                                "(0.90), but its colour is not the set's; add it if it is a tile"]
+    assert len(reading.left_out) == 1 and np.allclose(geo.centre_of(reading.left_out[0]), (650, 300))
+    # read with doubt, without one
+    doubted = replace(_face(650, (1, 0), 0.99), colour=square, peaks=(peaks(1, heats=(0.55,)), ()))
+    assert assemble(Faces(sure + [doubted], 1100, 600), Profile()).warnings == []
 
 
 def test_a_face_of_many_pips_read_with_doubt_is_not_judged_by_its_saturation():

@@ -323,19 +323,19 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
                           floor=profile.tile_threshold) if pairs else []
     looks = [_one_look_more(pyramid, face, profile) for face in looks]
     confidence = {j: count_pips(faces[j], profile).confidence for j in whole}
+    tile = {j: tuple(sorted(count_pips(faces[j], profile).pips)) for j in whole}
     # a face whose tile another whole face reads more surely holds no tile of its own (a set holds each once)
-    outread = {j for j in whole if any(i != j and confidence[i] > confidence[j] and sorted(
-        count_pips(faces[i], profile).pips) == sorted(count_pips(faces[j], profile).pips) for i in whole)}
+    outread = {j for j in whole if any(tile[i] == tile[j] and confidence[i] > confidence[j] for i in whole)}
     best: dict[int, tuple[float, list[FaceReading], list[int]]] = {}
     for n, ((k, _, _), replaced, more) in enumerate(zip(pairs, replacing, chained)):
         pair = looks[2 * n:2 * n + 2]
         counts = [count_pips(face, profile) for face in pair]
-        elsewhere = {tuple(sorted(count_pips(faces[j], profile).pips)) for j in whole
+        elsewhere = {tile[j] for j in whole
                      if j not in replaced and confidence[j] >= profile.doubt_below}  # the tiles read surely elsewhere
         score = float(np.mean([c.confidence for c in counts]))
         tiles = sorted(tuple(sorted(c.pips)) for c in counts)
         if tiles[0] != tiles[1] and not elsewhere & set(tiles) and \
-                tiles != sorted(tuple(sorted(count_pips(faces[j], profile).pips)) for j in replaced) and \
+                tiles != sorted(tile[j] for j in replaced) and \
                 (score > np.mean([confidence[j] for j in replaced]) or outread.issuperset(replaced)) and \
                 (not more or min(f.tile_score for f in pair) >= min(faces[j].tile_score for j in replaced)) and \
                 geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap and \

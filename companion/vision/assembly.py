@@ -86,22 +86,27 @@ def _plane_fit(face: FaceReading, plane: Plane, profile: Profile) -> float:
     return 0.0 if outline is None else geo.iou(face.corners, outline)
 
 
-def _judged(faces: list[FaceReading], profile: Profile) -> tuple[list[np.ndarray], list[int], set[int]]:
+def _judged(faces: list[FaceReading], profile: Profile, size: tuple[int, int] | None = None) \
+        -> tuple[list[np.ndarray], list[int], set[int]]:
     """The outlines of the faces read surely (a whole tile, its pips sure, read once, its last look settled),
     the faces read with doubt (not surely a whole tile, its pips in doubt, or read as the same tile as another
     whole face with its pips sure: a set holds each tile once, but a face whose pips are in doubt casts no
-    doubt on one read surely), and of those the whole faces whose pips are in doubt. Faces taken for no tile
-    at all (below ``profile.second_look_floor``) are neither."""
+    doubt on one read surely, nor, given the photo's ``size``, one cut off by its border, which will be left
+    out and may read as any tile), and of those the whole faces whose pips are in doubt. Faces taken for no
+    tile at all (below ``profile.second_look_floor``) are neither."""
     counts = [count_pips(face, profile) for face in faces]
-    times = Counter(tuple(sorted(c.pips)) for c, f in zip(counts, faces)
-                    if f.tile_score >= profile.tile_threshold and c.confidence >= profile.doubt_below)
+    counted = {k for k, (c, f) in enumerate(zip(counts, faces))
+               if f.tile_score >= profile.tile_threshold and c.confidence >= profile.doubt_below and
+               not (size and _cut_off(f.corners, *size, profile))}
+    times = Counter(tuple(sorted(counts[k].pips)) for k in counted)
     sure, doubtful, unsure_pips = [], [], set()
     for k, (face, count) in enumerate(zip(faces, counts)):
         if face.tile_score < profile.second_look_floor:
             continue
         if face.tile_score >= profile.tile_threshold and count.confidence < profile.doubt_below:
             unsure_pips.add(k)
-        if face.tile_score < profile.tile_threshold or k in unsure_pips or times[tuple(sorted(count.pips))] > 1:
+        if face.tile_score < profile.tile_threshold or k in unsure_pips or \
+                times[tuple(sorted(count.pips))] - (k in counted) >= 1:  # read by another face that counts
             doubtful.append(k)
         elif face.moved <= profile.square_on_px:
             sure.append(face.corners)
@@ -159,7 +164,7 @@ def assemble(found: Faces, profile: Profile) -> Reading:
     ones named in warnings, pips counted, and the set's rules applied."""
     photo_w, photo_h = found.width, found.height
     unsure_logo: list[np.ndarray] = []
-    faces, shaped, sure = _choosable(found.faces, profile)
+    faces, shaped, sure = _choosable(found.faces, profile, (photo_w, photo_h))
     kept, cut = _one_per_face(faces, photo_w, photo_h, profile, shaped, sure)
     kept, too_large = _sized_like_tiles(kept, max(photo_w, photo_h), profile)
     if too_large:  # a face across two tiles hid them: choose again without it
@@ -253,10 +258,12 @@ def _without_lesser_twins(tiles: list[TileReading], tile_scores: list[float], pr
     return [t for t, out in zip(tiles, lesser) if not out], [t for t, out in zip(tiles, lesser) if out]
 
 
-def _choosable(faces: list[FaceReading], profile: Profile) -> tuple[list[FaceReading], set[int], list[np.ndarray]]:
+def _choosable(faces: list[FaceReading], profile: Profile, size: tuple[int, int] | None = None) \
+        -> tuple[list[FaceReading], set[int], list[np.ndarray]]:
     """The faces the assembly chooses among (all but the bare misshapen ones read with doubt), the ``id``s of
-    those of a tile's shape (``_shaped``), and the outlines of the faces read surely."""
-    sure, doubtful, _ = _judged(faces, profile)
+    those of a tile's shape (``_shaped``), and the outlines of the faces read surely (``_judged``, in a photo of
+    ``size``)."""
+    sure, doubtful, _ = _judged(faces, profile, size)
     plane = Plane(sure)
     return ([f for k, f in enumerate(faces) if not (k in doubtful and _bare_misshapen(f, plane, profile))],
             _shaped(faces, plane, profile), sure)

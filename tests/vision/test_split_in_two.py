@@ -137,6 +137,34 @@ def test_a_face_reading_a_tile_another_face_reads_more_surely_gives_way_to_a_pai
     assert splits._split_in_two(None, alike, {4: []}, Profile()) == alike
 
 
+@pytest.mark.parametrize("face_whole, pair_whole, heats, split", [
+    (0.85, 0.999, (0.97, 0.85), True),   # 113186: the pair read a little less surely, but surely whole
+    (0.85, 0.95, (0.97, 0.85), False),   # likelier whole, but not split_odds times: the pips judge
+    (0.9999, 0.9, (0.85, 0.97), False),  # 119169: the pair read more surely, but far less surely whole
+    (0.99, 0.9, (0.85, 0.97), True),     # less surely whole, but not split_odds times: the pips judge
+])
+def test_how_surely_a_pair_and_the_face_across_them_are_whole_judges_them_first(monkeypatch, face_whole,
+                                                                               pair_whole, heats, split):
+    # the reader learned to take a face across two tiles for no tile: a pair split_odds times likelier whole (in
+    # odds) than the face replaces it, and one as many times less likely never does, however its pips read
+    face_heat, pair_heat = heats
+
+    def read_outlines(pyramid, quads, profile, floor=None):
+        out = []
+        for q in quads:
+            near = [(t, p) for t, p in END_TO_END if np.linalg.norm(geo.centre_of(t) - geo.centre_of(q)) < 0.2 * LENGTH]
+            out.append(replace(read_face(*near[0], pair_heat), tile_score=pair_whole) if near else
+                       FaceReading(q, 0.05, ((), ()), 0.0, 1.0))
+        return out
+
+    monkeypatch.setattr("companion.vision.read.read_outlines", read_outlines)
+    faces = TABLE + [replace(read_face(ACROSS_THE_ENDS.corners, (6, 4), face_heat), tile_score=face_whole)]
+    got = splits._split_in_two(None, faces, {4: []}, Profile())
+    assert (_pips(got[4:]) == [(3, 6), (4, 5)]) is split and (got == faces) is not split
+    # with split_odds 0, the pips alone judge
+    assert (splits._split_in_two(None, faces, {4: []}, Profile(split_odds=0)) == faces) is (face_heat > pair_heat)
+
+
 @pytest.mark.parametrize("heats, split", [((0.89, 0.7), True), ((0.89, 0.6), False), ((0.725, 0.7), False)])
 def test_a_pair_read_surely_on_the_whole_replaces_the_face_though_one_tile_is_read_with_doubt(monkeypatch, heats,
                                                                                              split):

@@ -331,22 +331,21 @@ def _split_in_two(pyramid: Pyramid, faces: list[FaceReading], held: dict[int, li
     tile = {j: tuple(sorted(count_pips(faces[j], profile).pips)) for j in whole}
     # a face whose tile another whole face reads more surely holds no tile of its own (a set holds each once)
     outread = {j for j in whole if any(tile[i] == tile[j] and confidence[i] > confidence[j] for i in whole)}
-    # how much likelier whole (log odds) the least sure look is than the least sure face it replaces: the reader
-    # learned to take a face across two tiles for no tile, so this tells a pair from a straddle best
     odds = np.log(profile.split_odds) if profile.split_odds else np.inf
-    gain = [min(_log_odds(face.tile_score) for face in looks[2 * n:2 * n + 2]) -
-            min(_log_odds(faces[j].tile_score) for j in replaced) for n, replaced in enumerate(replacing)]
     best: dict[int, tuple[float, list[FaceReading], list[int]]] = {}
     for n, ((k, _, _), replaced, more) in enumerate(zip(pairs, replacing, chained)):
         pair = looks[2 * n:2 * n + 2]
         counts = [count_pips(face, profile) for face in pair]
+        # how much likelier whole (log odds) the least sure look is than the least sure face it replaces: the
+        # reader learned to take a face across two tiles for no tile, so this tells a pair from a straddle best
+        gain = min(_log_odds(f.tile_score) for f in pair) - min(_log_odds(faces[j].tile_score) for j in replaced)
         elsewhere = {tile[j] for j in whole
                      if j not in replaced and confidence[j] >= profile.doubt_below}  # the tiles read surely elsewhere
         score = float(np.mean([c.confidence for c in counts]))
         tiles = sorted(tuple(sorted(c.pips)) for c in counts)
         if tiles[0] != tiles[1] and not elsewhere & set(tiles) and \
                 tiles != sorted(tile[j] for j in replaced) and \
-                (gain[n] >= odds or gain[n] > -odds and
+                (gain >= odds or gain > -odds and
                  (score > np.mean([confidence[j] for j in replaced]) or outread.issuperset(replaced))) and \
                 (not more or min(f.tile_score for f in pair) >= min(faces[j].tile_score for j in replaced)) and \
                 geo.overlap(pair[0].corners, pair[1].corners) <= profile.same_face_overlap and \

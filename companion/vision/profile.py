@@ -150,7 +150,8 @@ class Profile:
     # two whole faces side by side make a square that splits two ways; the other split's two faces take their
     # place where the least sure of them is this many times likelier whole (odds) than the least sure of the
     # two (0: only where a face is read as a tile read twice); two looks take the place of a face they may lie
-    # across (``_split_in_two``) where so much likelier whole, and never where so much less (0: by their pips)
+    # across (``_split_in_two``) where so much likelier whole, and never where so much less (0: by their pips);
+    # a look where a tile was missed takes the place of the face it lies on where so much likelier whole (``_taken``)
     split_odds: float = 25.0
     straddle_rounds: int = 3  # rounds of those looks while they find tiles (a line read half a tile off)
     # a whole face holding a candidate left unread off its centre along it by at least this share of its length

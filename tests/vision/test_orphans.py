@@ -345,3 +345,17 @@ def test_a_look_that_outdoes_the_face_under_it_in_every_way_takes_its_place():
     # a look that falls short in one way leaves the face be: less surely whole, read no surer, of no better shape
     for short in (replace(look, tile_score=0.85), replace(look, peaks=held.peaks), replace(look, corners=held.corners)):
         assert _taken(TABLE + [held], [short], 0, plane, Profile())[-1] is held
+
+
+@pytest.mark.parametrize("look_whole, taken", [(0.99999, True), (0.995, False)])
+def test_a_look_far_likelier_whole_takes_the_place_of_a_face_read_more_surely(look_whole, taken):
+    # 112173: an outline across a 0-1 and the tile beside it read 0-0 0.86 surely, 0.98 whole; a look through the
+    # 0-1 read it 0.83 surely, 0.9994 whole. The reader learned such outlines as no tile: a look split_odds times
+    # likelier whole (odds) than the face it lies on takes its place however the two read their pips
+    plane = Plane([f.corners for f in TABLE])
+    held = replace(read_face(_tile(480, 500), (4, 6), heat=0.85), tile_score=0.99)  # across the 6-4 and the next
+    look = replace(read_face(*HIDDEN, heat=0.8), tile_score=look_whole)
+    assert count_pips(look, Profile()).confidence < count_pips(held, Profile()).confidence
+    assert (_taken(TABLE + [held], [look], 0, plane, Profile())[-1] is look) is taken
+    # with split_odds 0 the pips judge
+    assert _taken(TABLE + [held], [look], 0, plane, Profile(split_odds=0))[-1] is held

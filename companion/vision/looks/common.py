@@ -1,8 +1,9 @@
 """What the looks share: where a face lies (``_under``, ``_faces_on``, ``_on_another``), whether it was read
 surely (``_read_surely``), outlines moved along and across a face (``_moved``) or laid along the nearest sure face
 (``_along_the_nearest``), a look's fit to the plane (``_fit_to``), one look more where its corners still moved
-(``_one_look_more``), whether a look where a tile may lie is taken (``_taken``), a face's halves (``_halves``)
-and the detector's candidates as frames (``_frames``).
+(``_one_look_more``), whether a look where a tile may lie is taken (``_taken``) and whether it is far likelier
+whole than a face (``_far_likelier_whole``), a face's halves (``_halves``) and the detector's candidates as frames
+(``_frames``).
 """
 
 from __future__ import annotations
@@ -110,7 +111,8 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
     a look marked ``strict`` must be read surely (a guess however surely it is a whole tile) to be a tile missed;
     read with doubt (at least ``profile.candidate_confidence``), whole, settled and of a tile's shape
     (``profile.gap_fit``), it may only take the place of the one face it lies on that has no tile's shape and is
-    read less surely. ``fit``: ``_fit_to(plane, profile)``, if made already."""
+    read less surely. A look that may take a face's place does so however the two read their pips where it is
+    far likelier whole (``_far_likelier_whole``). ``fit``: ``_fit_to(plane, profile)``, if made already."""
     fit = fit or _fit_to(plane, profile)
     # with fewer than two faces read surely nothing tells a tile's shape: where the detector saw a tile, a look
     # is judged on its reading alone (read surely), and takes the place of a face read with doubt only
@@ -161,10 +163,25 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
                     # was read: a blank sliver, or the logo read on part of a tile, as in ``_reshaped``)
                     (count_pips(found[k], profile).confidence < confidence or len(under) == 1 and
                      confidence >= profile.doubt_below and fit(found[k]) < profile.gap_fit <= face_fit)
+                    or _far_likelier_whole(face, found[k], profile)
                     for k in under):
             found[under[0]] = face  # (read surely, it takes the place of pieces of the one tile framed apart)
             found[:] = [other for k, other in enumerate(found) if k not in under[1:]]
     return _staggered(found, looks, fit, profile)
+
+
+def _log_odds(p: float) -> float:
+    """The log odds of ``p``, its ends held a millionth off 0 and 1 (the reader's scores reach 1.0 in float)."""
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return float(np.log(p / (1 - p)))
+
+
+def _far_likelier_whole(look: FaceReading, other: FaceReading, profile: Profile) -> bool:
+    """Whether the reader is ``profile.split_odds`` times likelier (odds) that ``look`` is a whole tile than the
+    face ``other`` it lies on: it learned faces across two touching tiles as no tile, so such a face, whose pips
+    read as a tile's, is the less whole however surely its pips are read."""
+    return bool(profile.split_odds) and \
+        _log_odds(look.tile_score) - _log_odds(other.tile_score) >= np.log(profile.split_odds)
 
 
 def _outdone(other: FaceReading, look: FaceReading, fit: Callable[[FaceReading], float], profile: Profile) -> bool:

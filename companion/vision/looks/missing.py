@@ -160,10 +160,12 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     or the reader missed if it lies on no other tile; if it lies on one face only, fits at least
     ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
     of its pips (or has no tile's shape there, the look read surely and of one: a blank sliver, or the logo read
-    on part of a tile, 101146), it replaces that face (an outline across this tile and the next); read surely, it
-    replaces several such faces it lies on (pieces of one tile framed apart), and a face read with doubt (or as the
-    same tile as another face: an outline across a tile's end and the next tile, 100340) that fits the plane no
-    better by that margin (a frame a little askew: a plane told by few faces cannot tell them apart). Where a look
+    on part of a tile, 101146), or the look is ``profile.split_odds`` times likelier whole than the face (odds:
+    the reader takes an outline across two tiles for no tile, however surely its pips read), it replaces that face
+    (an outline across this tile and the next); read surely, it replaces several such faces it lies on (pieces of
+    one tile framed apart), and a face read with doubt (or as the same tile as another face: an outline across a
+    tile's end and the next tile, 100340) that fits the plane no better by that margin (a frame a little askew: a
+    plane told by few faces cannot tell them apart). Where a look
     found or replaced a tile, the gaps and ends it makes are looked at in turn, and the next tile where the face
     it replaced lay beyond its end or beside it (``_past_the_replaced``), at most ``profile.end_rounds`` times (a
     line that goes on, a row it closes with room left, the other tile of the outline across two).

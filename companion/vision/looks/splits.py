@@ -15,7 +15,8 @@ import numpy as np
 from companion.vision import geometry as geo
 from companion.vision import read as reader
 from companion.vision.assembly import _choosable, _cut_off, _judged, _one_per_face, _plane_fit, _sized_like_tiles
-from companion.vision.looks.common import _faces_on, _halves, _moved, _on_another, _one_look_more, _under
+from companion.vision.looks.common import (
+    _faces_on, _halves, _log_odds, _moved, _on_another, _one_look_more, _under)
 from companion.vision.plane import HORIZON_NEAR, Lines, Plane, side_by_side, split_the_other_way
 from companion.vision.profile import Profile
 from companion.vision.read import FaceReading, Pyramid, count_pips
@@ -95,12 +96,6 @@ def _resplit(pyramid: Pyramid, faces: list[FaceReading], profile: Profile) -> li
         faces.append(pair[1])
         gone.add(j)
     return [face for n, face in enumerate(faces) if n not in gone]
-
-
-def _log_odds(p: float) -> float:
-    """The log odds of ``p``, its ends held a millionth off 0 and 1 (the reader's scores reach 1.0 in float)."""
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return float(np.log(p / (1 - p)))
 
 
 def _unread_pair(pyramid: Pyramid, faces: list[FaceReading], frames: list[tuple[np.ndarray, float, float, float]],

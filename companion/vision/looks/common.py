@@ -163,6 +163,7 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
                     # was read: a blank sliver, or the logo read on part of a tile, as in ``_reshaped``)
                     (count_pips(found[k], profile).confidence < confidence or len(under) == 1 and
                      confidence >= profile.doubt_below and fit(found[k]) < profile.gap_fit <= face_fit)
+                    # (or whatever the pips: to the reader an outline across two tiles is no tile, however it reads)
                     or _far_likelier_whole(face, found[k], profile)
                     for k in under):
             found[under[0]] = face  # (read surely, it takes the place of pieces of the one tile framed apart)

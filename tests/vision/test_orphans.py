@@ -349,7 +349,7 @@ def test_a_look_that_outdoes_the_face_under_it_in_every_way_takes_its_place():
 
 @pytest.mark.parametrize("look_whole, taken", [(0.99999, True), (0.995, False)])
 def test_a_look_far_likelier_whole_takes_the_place_of_a_face_read_more_surely(look_whole, taken):
-    # 112173: an outline across a 0-1 and the tile beside it read 0-0 0.86 surely, 0.98 whole; a look through the
+    # 112173: an outline half on a 0-1, half on the floor, read 0-0 0.86 surely, 0.98 whole; a look through the
     # 0-1 read it 0.82 surely, 0.9994 whole. The reader learned such outlines as no tile: a look split_odds times
     # likelier whole (odds) than the face it lies on takes its place however the two read their pips
     plane = Plane([f.corners for f in TABLE])

@@ -163,7 +163,7 @@ def _taken(found: list[FaceReading], looks: list[FaceReading], guesses: int, pla
                     # was read: a blank sliver, or the logo read on part of a tile, as in ``_reshaped``)
                     (count_pips(found[k], profile).confidence < confidence or len(under) == 1 and
                      confidence >= profile.doubt_below and fit(found[k]) < profile.gap_fit <= face_fit)
-                    # (or whatever the pips: to the reader an outline across two tiles is no tile, however it reads)
+                    # (or whatever the pips: an outline across two tiles, or off one, is far less whole)
                     or _far_likelier_whole(face, found[k], profile)
                     for k in under):
             found[under[0]] = face  # (read surely, it takes the place of pieces of the one tile framed apart)
@@ -179,8 +179,8 @@ def _log_odds(p: float) -> float:
 
 def _far_likelier_whole(look: FaceReading, other: FaceReading, profile: Profile) -> bool:
     """Whether the reader is ``profile.split_odds`` times likelier (odds) that ``look`` is a whole tile than the
-    face ``other`` it lies on: it learned faces across two touching tiles as no tile, so such a face, whose pips
-    read as a tile's, is the less whole however surely its pips are read."""
+    face ``other`` it lies on: an outline across two touching tiles (which it learned as no tile) or off its tile
+    reads pips too, at times more surely than the look at the tile, but it is the less whole."""
     return bool(profile.split_odds) and \
         _log_odds(look.tile_score) - _log_odds(other.tile_score) >= np.log(profile.split_odds)
 

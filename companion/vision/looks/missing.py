@@ -161,7 +161,7 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     ``profile.candidate_fit``, and that face fits the plane worse by ``profile.fit_margin`` and is less sure
     of its pips (or has no tile's shape there, the look read surely and of one: a blank sliver, or the logo read
     on part of a tile, 101146), or the look is ``profile.split_odds`` times likelier whole than the face (odds:
-    the reader takes an outline across two tiles for no tile, however surely its pips read), it replaces that face
+    an outline across two tiles, or off one, may read its pips surely and be far less whole), it replaces that face
     (an outline across this tile and the next); read surely, it replaces several such faces it lies on (pieces of
     one tile framed apart), and a face read with doubt (or as the same tile as another face: an outline across a
     tile's end and the next tile, 100340) that fits the plane no better by that margin (a frame a little askew: a

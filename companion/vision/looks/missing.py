@@ -165,10 +165,10 @@ def _filled(pyramid: Pyramid, faces: list[FaceReading], orphans: list[np.ndarray
     (an outline across this tile and the next); read surely, it replaces several such faces it lies on (pieces of
     one tile framed apart), and a face read with doubt (or as the same tile as another face: an outline across a
     tile's end and the next tile, 100340) that fits the plane no better by that margin (a frame a little askew: a
-    plane told by few faces cannot tell them apart). Where a look
-    found or replaced a tile, the gaps and ends it makes are looked at in turn, and the next tile where the face
-    it replaced lay beyond its end or beside it (``_past_the_replaced``), at most ``profile.end_rounds`` times (a
-    line that goes on, a row it closes with room left, the other tile of the outline across two).
+    plane told by few faces cannot tell them apart). Where a look found or replaced a tile, the gaps and ends it
+    makes are looked at in turn, and the next tile where the face it replaced lay beyond its end or beside it
+    (``_past_the_replaced``), at most ``profile.end_rounds`` times (a line that goes on, a row it closes with room
+    left, the other tile of the outline across two).
     ``profile.gap_most`` 0 turns these looks off."""
     if not profile.gap_most:
         return faces

@@ -88,12 +88,13 @@ def _plane_fit(face: FaceReading, plane: Plane, profile: Profile) -> float:
 
 def _judged(faces: list[FaceReading], profile: Profile, size: tuple[int, int] | None = None) \
         -> tuple[list[np.ndarray], list[int], set[int]]:
-    """The outlines of the faces read surely (a whole tile, its pips sure, read once, its last look settled),
-    the faces read with doubt (not surely a whole tile, its pips in doubt, or read as the same tile as another
-    whole face with its pips sure: a set holds each tile once, but a face whose pips are in doubt casts no
-    doubt on one read surely, nor, given the photo's ``size``, one cut off by its border, which will be left
-    out and may read as any tile), and of those the whole faces whose pips are in doubt. Faces taken for no
-    tile at all (below ``profile.second_look_floor``) are neither."""
+    """The outlines of the faces read surely (a whole tile, its pips sure, read once, its last look settled, and
+    not a plain blank where the set's double-blank carries a logo), the faces read with doubt (not surely a whole
+    tile, its pips in doubt, or read as the same tile as another whole face with its pips sure: a set holds each
+    tile once, but a face whose pips are in doubt casts no doubt on one read surely, nor, given the photo's
+    ``size``, one cut off by its border, which will be left out and may read as any tile), and of those the whole
+    faces whose pips are in doubt. Faces taken for no tile at all (below ``profile.second_look_floor``) are
+    neither."""
     counts = [count_pips(face, profile) for face in faces]
     counted = {k for k, (c, f) in enumerate(zip(counts, faces))
                if f.tile_score >= profile.tile_threshold and c.confidence >= profile.doubt_below and
@@ -108,9 +109,15 @@ def _judged(faces: list[FaceReading], profile: Profile, size: tuple[int, int] | 
         if face.tile_score < profile.tile_threshold or k in unsure_pips or \
                 times[tuple(sorted(count.pips))] - (k in counted) >= 1:  # read by another face that counts
             doubtful.append(k)
-        elif face.moved <= profile.square_on_px:
+        elif face.moved <= profile.square_on_px and not _plain_blank(face, count, profile):
             sure.append(face.corners)
     return sure, doubtful, unsure_pips
+
+
+def _plain_blank(face: FaceReading, count: Count, profile: Profile) -> bool:
+    """A face read 0-0 and not as the logo, in a set whose double-blank carries it: a plank or a slab, which
+    step 4 leaves out however surely it is read."""
+    return profile.logo and count.pips == (0, 0) and face.logo_score < profile.logo_threshold
 
 
 def _cut_off(corners: np.ndarray, photo_w: int, photo_h: int, profile: Profile) -> bool:

@@ -106,3 +106,18 @@ def test_where_few_faces_are_read_surely_the_whole_faces_tell_the_view_from_abov
     # corners that still moved tell nothing
     unsettled = [replace(f, moved=Profile().square_on_px + 1) for f in faces]
     assert _seen_from_above(_Photo(sure + [missed]), unsettled, Profile()) == [] and len(views) == 1
+
+
+def test_a_plank_read_surely_as_a_plain_blank_does_not_tell_the_view(monkeypatch):
+    # in a set whose double-blank carries the logo, a face read 0-0 and not as the logo is a plank (step 4 leaves
+    # it out); counted among the sure faces, a plank's outline, a square seen near, skews the view from above
+    sure, missed = _tiles(50)
+    views: list[np.ndarray] = []
+    monkeypatch.setattr("companion.vision.detect.find_candidates", _blob_detector(views))
+    plank = read_face(geo.quad_of((640, 250), 0.0, 150, 150), (0, 0))
+    faces = [read_face(q, (2, k)) for k, q in enumerate(sure[:3])] + [plank]
+    assert count_pips(plank, Profile()).confidence > Profile().doubt_below
+    found = _seen_from_above(_Photo(sure + [missed]), faces, Profile())
+    assert len(views) == 1 and max(geo.iou(q, missed) for q in found) > 0.85
+    # a set with no logo has plain blanks: there it counts as a sure face (and here hides the view)
+    assert _seen_from_above(_Photo(sure + [missed]), faces, Profile(logo=False)) == [] and len(views) == 1

@@ -417,7 +417,7 @@ def _one_per_face(faces: list[FaceReading], photo_w: int, photo_h: int, profile:
             cut.append(corners)
             taken[n] = True
             continue
-        if profile.logo and not logo and count.pips == (0, 0):
+        if _plain_blank(face, count, profile):
             continue  # whole, a blank face with specks is no tile either (of a cut one, the specks are its pips)
         if face.moved > profile.settled_px and min(count.confidence, face.tile_score) < profile.doubt_below:
             continue  # read with doubt and its outline never settled: no tile's edges (a plank, a card)
